@@ -1,0 +1,70 @@
+// Actions: one 32-bit value for every kind of move, ordered so that sorting by value is the canonical
+// order of legal actions (kind first, then position or figure).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace meeple {
+
+enum class Figure : uint8_t { kFollower = 0, kMayor = 1, kWagon = 2, kBarn = 3 };
+const char* to_string(Figure f);
+
+// Board cells are keyed by 16 bits: (y + 128) mod 256 in the high byte, (x + 128) mod 256 in the low
+// byte. A game never spans 256 cells in either direction (at most 128 tiles), so keys are unique, and
+// the key order (row by row, west to east) is the order in which placements are listed.
+using CellKey = uint16_t;
+inline constexpr CellKey cell_key(int x, int y) {
+  return static_cast<CellKey>((((y + 128) & 0xFF) << 8) | ((x + 128) & 0xFF));
+}
+inline constexpr int key_x(CellKey k) { return static_cast<int>(k & 0xFF) - 128; }
+inline constexpr int key_y(CellKey k) { return static_cast<int>(k >> 8) - 128; }
+// Neighbour across edge e (N E S W); y grows south.
+inline constexpr CellKey neighbour(CellKey k, int edge) {
+  constexpr int dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
+  return cell_key(key_x(k) + dx[edge], key_y(k) + dy[edge]);
+}
+
+class Action {
+ public:
+  enum Kind : uint8_t {
+    kNone = 0,
+    kPass = 1,    // decline the current decision (deploy nothing)
+    kDraw = 2,    // chance: this tile type is drawn
+    kPlace = 3,   // place the drawn tile on a cell, rotated
+    kDeploy = 4,  // put a figure on a segment of the tile just placed
+  };
+
+  constexpr Action() = default;
+  static constexpr Action pass() { return Action(kPass, 0); }
+  static constexpr Action draw(int tile) { return Action(kDraw, static_cast<uint32_t>(tile)); }
+  static constexpr Action place(CellKey cell, int rotation) {
+    return Action(kPlace, (static_cast<uint32_t>(cell) << 2) | static_cast<uint32_t>(rotation & 3));
+  }
+  static constexpr Action place(int x, int y, int rotation) { return place(cell_key(x, y), rotation); }
+  static constexpr Action deploy(Figure f, int segment) {
+    return Action(kDeploy, (static_cast<uint32_t>(f) << 8) | static_cast<uint32_t>(segment));
+  }
+
+  constexpr Kind kind() const { return static_cast<Kind>(bits_ >> 24); }
+  constexpr int tile() const { return static_cast<int>(bits_ & 0xFF); }
+  constexpr CellKey cell() const { return static_cast<CellKey>((bits_ >> 2) & 0xFFFF); }
+  constexpr int x() const { return key_x(cell()); }
+  constexpr int y() const { return key_y(cell()); }
+  constexpr int rotation() const { return static_cast<int>(bits_ & 3); }
+  constexpr Figure figure() const { return static_cast<Figure>((bits_ >> 8) & 0xFF); }
+  constexpr int segment() const { return static_cast<int>(bits_ & 0xFF); }
+
+  constexpr uint32_t bits() const { return bits_; }
+  static constexpr Action from_bits(uint32_t b) { Action a; a.bits_ = b; return a; }
+  constexpr bool operator==(const Action&) const = default;
+  constexpr auto operator<=>(const Action&) const = default;
+
+  std::string to_string() const;  // for messages: "place(2,-1,90)", "deploy(follower,seg 1)", ...
+
+ private:
+  constexpr Action(Kind k, uint32_t payload) : bits_((static_cast<uint32_t>(k) << 24) | payload) {}
+  uint32_t bits_ = 0;
+};
+
+}  // namespace meeple

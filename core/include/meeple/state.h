@@ -1,0 +1,261 @@
+// The game API. Read this header as the specification of a Carcassonne game state.
+//
+// A State is one position of one game: the board, the features on it, every figure, the scores, the
+// public counts of tiles still to come, and whose decision it is. It is trivially copyable and a few KiB
+// (see kStateBytes): search copies it freely, so nothing in it points elsewhere and nothing allocates.
+// It does NOT contain the order of the tiles still to be drawn: that is hidden information, and it lives
+// with whoever deals the tiles (a Dealer, a record being replayed, a search's own sampler). A copy of a
+// State handed to a bot therefore cannot reveal future draws.
+//
+// A game is a sequence of nodes. At a chance node (current_player() == kChance) the next tile is drawn:
+// chance_outcomes() lists the tile types with their probabilities (remaining copies / remaining tiles of
+// the pile being drawn from) and the dealer applies Action::draw(tile). At a decision node the player
+// current_player() chooses one of legal_actions(). The player to act may differ from the player whose
+// turn it is (turn_player()), so expansions can add decisions taken by other players.
+//
+// The phases of a turn (RULES.md section 8), with the actions they take:
+//   kDraw    chance: Action::draw(tile). A tile that fits nowhere is removed from the game and the same
+//            player draws again (B4); with the River, forced draws (the fork) are chance nodes with one
+//            outcome.
+//   kPlace   Action::place(x, y, rotation): the drawn tile on a frontier cell.
+//   kDeploy  Action::deploy(figure, segment) on an unoccupied feature of the tile just placed, or
+//            Action::pass(). Skipped when passing is the only choice (no figure in supply, or nothing
+//            free on the tile): records never contain forced decisions.
+//   Scoring of completed features, King and Robber updates happen automatically after kDeploy.
+//   kGameOver after the last tile: final scoring (B11) has been applied and scores are final.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "meeple/action.h"
+#include "meeple/rules.h"
+#include "meeple/tiles.h"
+
+namespace meeple {
+
+// Capacities. They bound every real game: all sets together are 125 tiles with at most ~480 feature
+// segments; a custom deck that would exceed them is refused when the game is created.
+inline constexpr int kMaxPlayers = 6;
+inline constexpr int kMaxTiles = 128;                    // placed tiles, start block included
+inline constexpr int kMaxNodes = 576;                    // feature segments on the board
+inline constexpr int kMaxFrontier = 2 * kMaxTiles + 4;   // empty cells next to the board
+inline constexpr int kMaxTileTypes = 80;
+inline constexpr int kFollowersPerPlayer = 7;
+inline constexpr int kFiguresPerPlayer = 10;             // 7 followers, then mayor, wagon, barn slots
+inline constexpr int kCellSlots = 256;                   // open-addressing table of placed cells
+// Longest legal-action list: every frontier cell in every rotation, or every deploy.
+inline constexpr int kMaxActions = 4 * kMaxFrontier;
+
+inline constexpr int kChance = -1;
+inline constexpr int kTerminal = -2;
+
+enum class Phase : uint8_t { kDraw, kPlace, kDeploy, kGameOver };
+const char* to_string(Phase p);
+
+enum ScoreCategory : uint8_t { kCityPoints, kRoadPoints, kCloisterPoints, kFieldPoints, kBonusPoints };
+inline constexpr int kNumCategories = 5;
+const char* category_name(int category);  // "city", "road", "cloister", "field", "bonus"
+
+// A fixed-capacity list of actions filled by legal_actions(): lives on the caller's stack.
+struct ActionList {
+  std::array<Action, kMaxActions> items;
+  int size = 0;
+  const Action* begin() const { return items.data(); }
+  const Action* end() const { return items.data() + size; }
+  const Action& operator[](int i) const { return items[i]; }
+  void push(Action a) { items[size++] = a; }
+  bool contains(Action a) const;
+};
+
+struct ChanceOutcome {
+  int tile;
+  int copies;  // probability = copies / total
+};
+struct ChanceOutcomes {
+  std::array<ChanceOutcome, kMaxTileTypes> items;
+  int size = 0;
+  int total = 0;
+  double probability(int i) const { return static_cast<double>(items[i].copies) / total; }
+};
+
+// A tile on the board.
+struct PlacedTile {
+  uint8_t type;
+  uint8_t rotation;    // quarter turns clockwise
+  int8_t x, y;         // never more than 127 from the origin (kMaxTiles)
+  uint16_t node_base;  // feature node of segment s is node_base + s
+  uint8_t around;      // placed tiles among the 8 surrounding squares
+  uint8_t river_in;    // river tiles: board edge the river enters by (4: a source)
+};
+
+// What a feature is and how it stands, as computed for scoring and for bots.
+struct FeatureInfo {
+  SegmentKind kind;
+  int tiles;              // distinct tiles (a tile counts once even if the feature crosses it twice)
+  int open_edges;         // city and road edges not yet closed
+  int pennants;
+  bool complete;
+  std::array<int, kMaxPlayers> followers;  // strength per player
+};
+
+class State {
+ public:
+  // The initial position of a game: start tile (or spring) placed, first player to draw. Use Game to
+  // create states with a custom deck; this constructor uses the rules' normal tile sets.
+  explicit State(const Rules& rules);
+  State(const Rules& rules, std::span<const uint8_t> deck_counts);  // copies per tile type, replacing the
+                                                                   // drawable land tiles (record `deck`)
+
+  const Rules& rules() const { return rules_; }
+  int num_players() const { return rules_.players; }
+
+  // --- Who acts ---------------------------------------------------------------------------------------
+  Phase phase() const { return phase_; }
+  bool is_terminal() const { return phase_ == Phase::kGameOver; }
+  bool is_chance() const { return phase_ == Phase::kDraw; }
+  // kChance, kTerminal, or the seat (0-based) that decides now.
+  int current_player() const;
+  // Whose turn it is (the player who draws and places).
+  int turn_player() const { return turn_player_; }
+
+  // --- Chance -----------------------------------------------------------------------------------------
+  // The tiles that can be drawn now with their copies; probabilities are copies / total. Empty unless
+  // is_chance(). Ordered by tile index.
+  void chance_outcomes(ChanceOutcomes& out) const;
+  // Tiles still to come (drawable now or later), per type: public information.
+  int remaining(int tile) const { return remaining_[tile]; }
+  int tiles_left() const;
+  // Piles are drawn one after the other in kPileOrder: with the River II the fork (1), the river tiles
+  // (2), the lake (3); then the normal tiles (0).
+  static int draw_pile(int tile);
+  static constexpr int kPileOrder[4] = {1, 2, 3, 0};
+
+  // --- Decisions --------------------------------------------------------------------------------------
+  // The legal actions at a decision node, in ascending Action order (pass first, then placements by cell
+  // key then rotation, then deploys by figure then segment). Placements that differ only by a rotation
+  // giving the same layout (a symmetric tile) are listed once, with the smallest rotation; apply() takes
+  // either. Empty at chance and terminal nodes. Allocation-free.
+  void legal_actions(ActionList& out) const;
+  // Applies a legal action (a draw at chance nodes). Undefined for an illegal one: use try_apply.
+  void apply(Action a);
+  // Applies `a` if it is legal here and returns an empty string; otherwise leaves the state unchanged and
+  // returns a message saying what was wrong and what was expected.
+  std::string try_apply(Action a);
+  bool is_legal(Action a) const;
+
+  // --- Scores -----------------------------------------------------------------------------------------
+  int score(int player) const;
+  int score(int player, int category) const { return scores_[player][category]; }
+  // Points each player would get if the game ended now (final scoring of the current board), without
+  // changing the state. Equals score() once terminal.
+  std::array<int, kMaxPlayers> final_scores_if_ended_now() const;
+  // Seats with the highest score (ties share the win, B13); only meaningful when terminal.
+  std::array<bool, kMaxPlayers> winners() const;
+
+  // --- The board --------------------------------------------------------------------------------------
+  int num_tiles() const { return num_tiles_; }
+  const PlacedTile& tile(int i) const { return tiles_[i]; }
+  int tile_at(int x, int y) const { return find_cell(cell_key(x, y)); }  // index or -1
+  int last_tile() const { return last_tile_; }  // index of the tile placed this turn, or -1
+  int drawn_tile() const { return drawn_; }     // tile type in hand during kPlace, else -1
+  int discarded() const { return discarded_; }  // tiles that fit nowhere so far
+  int frontier_size() const { return frontier_size_; }
+  CellKey frontier_cell(int i) const { return frontier_key_[i]; }
+  // Feature node of a segment of a placed tile, and information about the feature it belongs to.
+  int node(int tile_index, int segment) const { return tiles_[tile_index].node_base + segment; }
+  FeatureInfo feature(int node) const;
+  // Same feature?
+  bool connected(int node_a, int node_b) const { return find(node_a) == find(node_b); }
+
+  // --- Figures ----------------------------------------------------------------------------------------
+  int followers_in_supply(int player) const;
+  // Feature node a figure stands on, or -1 when in supply. slot < kFiguresPerPlayer.
+  int figure_node(int player, int slot) const;
+  int king() const { return king_; }      // seat holding the King, or -1
+  int robber() const { return robber_; }  // seat holding the Robber Baron, or -1
+
+  // --- Checks for tests ---------------------------------------------------------------------------------
+  // Recomputes every incremental structure (features, aggregates, frontier, figure counts) from the
+  // placed tiles alone and returns a description of the first difference, or an empty string.
+  std::string check_consistency() const;
+  // Byte equality of the meaningful state (used to prove that copies behave like originals).
+  bool operator==(const State& other) const;
+
+  // Deals tiles in tests and tools that build a position by hand: draws `tile` if legal, else throws
+  // std::invalid_argument.
+  void force_draw(int tile);
+
+ private:
+  static constexpr uint16_t kInSupply = 0xFFFF;
+
+  void setup(std::span<const uint8_t> deck_counts);
+  void place_tile(int type, int rotation, CellKey cell);  // setup and kPlace
+  void generate_placements(ActionList& out) const;
+  void generate_deploys(ActionList& out) const;
+  bool can_deploy() const;
+  bool river_placement_ok(const TileType& t, int rotation, CellKey cell, uint16_t req) const;
+  void finish_turn();
+  void start_draw();
+  void score_completed();
+  void score_feature(int root, int points, int category);
+  void final_scoring();
+  int farm_points(int root, bool pig_herd_counts) const;
+  int drawable_pile() const;
+
+  int find(int node) const;
+  void unite(int a, int b);
+  int find_cell(CellKey k) const;
+  void insert_cell(CellKey k, int index);
+  int frontier_index(CellKey k) const;  // position in the sorted frontier, or -1
+  void frontier_set(CellKey k, int edge, uint16_t edge_kind_bits);
+  void frontier_remove(CellKey k);
+
+  Rules rules_;
+  Phase phase_ = Phase::kDraw;
+  uint8_t turn_player_ = 0;
+  int8_t king_ = -1, robber_ = -1;
+  uint8_t king_size_ = 0, robber_size_ = 0;
+  uint8_t completed_cities_ = 0, completed_roads_ = 0;
+  int16_t drawn_ = -1;
+  int16_t last_tile_ = -1;
+  uint16_t discarded_ = 0;
+  uint16_t num_tiles_ = 0;
+  uint16_t num_nodes_ = 0;
+  uint16_t frontier_size_ = 0;
+  uint16_t pile_left_[4] = {};  // tiles left per pile (see pile_of)
+
+  std::array<std::array<int16_t, kNumCategories>, kMaxPlayers> scores_{};
+  std::array<std::array<uint16_t, kFiguresPerPlayer>, kMaxPlayers> figures_{};
+  std::array<uint8_t, kMaxTileTypes> remaining_{};
+
+  std::array<PlacedTile, kMaxTiles> tiles_;
+  std::array<uint16_t, kCellSlots> cell_key_;
+  std::array<uint8_t, kCellSlots> cell_index_;  // 0xFF: empty slot
+
+  // Frontier: empty cells next to the board, sorted by key, with what each edge must be: per edge 4 bits
+  // of EdgeKind (0 if no neighbour; 15 next to an abbey, which takes anything).
+  std::array<CellKey, kMaxFrontier> frontier_key_;
+  std::array<uint16_t, kMaxFrontier> frontier_req_;
+
+  // Features: a union-find over segment nodes with aggregates kept at the roots, and a circular list of
+  // each feature's members (merged in O(1)) for the rare walks over a whole feature.
+  mutable std::array<uint16_t, kMaxNodes> parent_;  // path halving in find() is not a semantic change
+  std::array<uint16_t, kMaxNodes> next_member_;
+  std::array<uint8_t, kMaxNodes> node_tile_;
+  std::array<uint16_t, kMaxNodes> open_;         // root: open city/road edges
+  std::array<uint8_t, kMaxNodes> tile_count_;    // root: distinct tiles
+  std::array<uint8_t, kMaxNodes> pennants_;      // root
+  std::array<uint32_t, kMaxNodes> followers_;    // root: 4 bits of figure strength per player
+};
+
+inline constexpr size_t kStateBytes = sizeof(State);
+static_assert(std::is_trivially_copyable_v<State>, "search copies states with memcpy");
+static_assert(kStateBytes <= 16 * 1024, "a State must stay cheap to copy");
+
+}  // namespace meeple

@@ -1,0 +1,151 @@
+// State::check_consistency: every incremental structure recomputed the slow, obvious way.
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <set>
+#include <vector>
+
+#include "meeple/state.h"
+
+namespace meeple {
+
+namespace {
+std::string at_cell(int x, int y) { return "(" + std::to_string(x) + "," + std::to_string(y) + ")"; }
+}  // namespace
+
+std::string State::check_consistency() const {
+  const TileCatalog& c = TileCatalog::get();
+  // Cells, by linear search over the placed tiles rather than the hash table.
+  auto naive_at = [&](int x, int y) {
+    for (int i = 0; i < num_tiles_; ++i)
+      if (tiles_[i].x == x && tiles_[i].y == y) return i;
+    return -1;
+  };
+  constexpr int dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
+  for (int i = 0; i < num_tiles_; ++i) {
+    if (find_cell(cell_key(tiles_[i].x, tiles_[i].y)) != i) return "cell table misses tile " + std::to_string(i);
+    int around = 0;
+    for (int ddx = -1; ddx <= 1; ++ddx)
+      for (int ddy = -1; ddy <= 1; ++ddy)
+        if ((ddx || ddy) && naive_at(tiles_[i].x + ddx, tiles_[i].y + ddy) >= 0) ++around;
+    if (around != tiles_[i].around) return "tile at " + at_cell(tiles_[i].x, tiles_[i].y) + " has wrong 'around' count";
+  }
+
+  // Features: a fresh union-find over the same nodes.
+  std::vector<int> parent(num_nodes_);
+  std::iota(parent.begin(), parent.end(), 0);
+  auto root = [&](int n) {
+    while (parent[n] != n) n = parent[n];
+    return n;
+  };
+  auto join = [&](int a, int b) { parent[root(a)] = root(b); };
+  std::vector<int> open(num_nodes_, 0);
+  for (int i = 0; i < num_tiles_; ++i) {
+    const PlacedTile& pt = tiles_[i];
+    const TileType& tt = c[pt.type];
+    const auto& rot = tt.rot[pt.rotation];
+    for (int e = 0; e < 4; ++e) {
+      const int j = naive_at(pt.x + dx[e], pt.y + dy[e]);
+      const uint8_t sa = rot.edge_segment[e];
+      if (j < 0) {
+        if (sa != kNoSegment && tt.segments[sa].kind != SegmentKind::kRiver) ++open[pt.node_base + sa];
+        continue;
+      }
+      const TileType& ot = c[tiles_[j].type];
+      const auto& orot = ot.rot[tiles_[j].rotation];
+      const uint16_t a = (rot.edge_word >> (4 * e)) & 0xF, b = (orot.edge_word >> (4 * kOpposite(e))) & 0xF;
+      if (a != b && a != 15 && b != 15)
+        return "edges do not match between " + at_cell(pt.x, pt.y) + " and its neighbour " + std::to_string(e);
+      const uint8_t sb = orot.edge_segment[kOpposite(e)];
+      if (sa != kNoSegment && sb != kNoSegment && tt.segments[sa].kind != SegmentKind::kRiver)
+        join(pt.node_base + sa, tiles_[j].node_base + sb);
+      for (int h = 2 * e; h < 2 * e + 2; ++h) {
+        const uint8_t fa = rot.half_segment[h], fb = orot.half_segment[kFacingHalf(h)];
+        if (fa != kNoSegment && fb != kNoSegment) join(pt.node_base + fa, tiles_[j].node_base + fb);
+      }
+    }
+  }
+  std::map<int, int> fresh_to_inc;
+  std::map<int, std::set<int>> tiles_of;
+  std::map<int, int> open_of, pennants_of;
+  std::map<int, std::array<int, kMaxPlayers>> strength_of;
+  for (int n = 0; n < num_nodes_; ++n) {
+    const int r = root(n);
+    const int inc = find(n);
+    auto [it, fresh] = fresh_to_inc.emplace(r, inc);
+    if (!fresh && it->second != inc) return "node " + std::to_string(n) + " is in the wrong feature";
+    tiles_of[r].insert(node_tile_[n]);
+    open_of[r] += open[n];
+    const PlacedTile& pt = tiles_[node_tile_[n]];
+    if (n < pt.node_base || n >= pt.node_base + c[pt.type].num_segments) return "node_tile wrong for node " + std::to_string(n);
+    pennants_of[r] += c[pt.type].segments[n - pt.node_base].pennants;
+    strength_of[r];
+  }
+  {
+    std::set<int> incs;
+    for (auto [r, inc] : fresh_to_inc)
+      if (!incs.insert(inc).second) return "two features share root " + std::to_string(inc);
+  }
+  for (int p = 0; p < rules_.players; ++p) {
+    for (int slot = 0; slot < kFiguresPerPlayer; ++slot) {
+      const uint16_t f = figures_[p][slot];
+      if (f == kInSupply) continue;
+      if (slot >= kFollowersPerPlayer) return "figure slot without a figure in these rules is on the board";
+      if (f >= num_nodes_) return "figure on a node that does not exist";
+      ++strength_of[root(f)][p];
+    }
+  }
+  for (auto [r, inc] : fresh_to_inc) {
+    const PlacedTile& pt = tiles_[node_tile_[r]];
+    const SegmentKind kind = c[pt.type].segments[r - pt.node_base].kind;
+    const std::string what = std::string(to_string(kind)) + " with node " + std::to_string(r);
+    if (kind == SegmentKind::kCity || kind == SegmentKind::kRoad) {
+      if (static_cast<int>(tiles_of[r].size()) != tile_count_[inc])
+        return what + ": " + std::to_string(tile_count_[inc]) + " tiles counted, really " + std::to_string(tiles_of[r].size());
+      if (open_of[r] != open_[inc]) return what + ": open edges " + std::to_string(open_[inc]) + ", really " + std::to_string(open_of[r]);
+      if (pennants_of[r] != pennants_[inc]) return what + ": wrong pennants";
+    }
+    for (int p = 0; p < kMaxPlayers; ++p)
+      if (strength_of[r][p] != static_cast<int>((followers_[inc] >> (4 * p)) & 0xF))
+        return what + ": wrong follower count for player " + std::to_string(p);
+    // Member list: exactly the nodes of the feature.
+    size_t members = 0;
+    int m = inc;
+    do {
+      if (root(m) != r) return what + ": member list holds a foreign node";
+      ++members;
+      m = next_member_[m];
+    } while (m != inc && members <= static_cast<size_t>(num_nodes_));
+    size_t expected = 0;
+    for (int n = 0; n < num_nodes_; ++n) expected += root(n) == r;
+    if (members != expected) return what + ": member list has the wrong length";
+  }
+
+  // Frontier: every empty cell next to a tile, with the edge kinds it must match, in key order.
+  std::map<CellKey, uint16_t> frontier;
+  for (int i = 0; i < num_tiles_; ++i) {
+    const PlacedTile& pt = tiles_[i];
+    const auto& rot = c[pt.type].rot[pt.rotation];
+    for (int e = 0; e < 4; ++e) {
+      const int x = pt.x + dx[e], y = pt.y + dy[e];
+      if (naive_at(x, y) >= 0) continue;
+      frontier[cell_key(x, y)] |= static_cast<uint16_t>(((rot.edge_word >> (4 * e)) & 0xF) << (4 * kOpposite(e)));
+    }
+  }
+  if (static_cast<int>(frontier.size()) != frontier_size_) return "frontier has the wrong size";
+  int i = 0;
+  for (auto [key, req] : frontier) {
+    if (frontier_key_[i] != key) return "frontier cell " + at_cell(key_x(key), key_y(key)) + " missing or out of order";
+    if (frontier_req_[i] != req) return "frontier cell " + at_cell(key_x(key), key_y(key)) + " has wrong edge constraints";
+    ++i;
+  }
+
+  // Tile piles.
+  uint16_t piles[4] = {};
+  for (int t = 0; t < c.size(); ++t) piles[draw_pile(t)] = static_cast<uint16_t>(piles[draw_pile(t)] + remaining_[t]);
+  for (int p = 0; p < 4; ++p)
+    if (piles[p] != pile_left_[p]) return "pile counts disagree with remaining tiles";
+  return {};
+}
+
+}  // namespace meeple

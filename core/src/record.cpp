@@ -1,0 +1,367 @@
+#include "meeple/record.h"
+
+#include <set>
+
+namespace meeple {
+
+using nlohmann::json;
+
+namespace {
+
+const TileCatalog& cat() { return TileCatalog::get(); }
+
+[[noreturn]] void bad(const std::string& field, const std::string& what) { throw RecordError(-1, field + ": " + what); }
+
+const char* type_name(const json& j) { return j.type_name(); }
+
+void expect(bool ok, const std::string& field, const std::string& what) {
+  if (!ok) bad(field, what);
+}
+
+// A location name on the tile just placed, in the board's frame.
+std::string location_name(const PlacedTile& pt, int segment) {
+  const TileType& tt = cat()[pt.type];
+  const Segment& seg = tt.segments[segment];
+  const auto& rot = tt.rot[pt.rotation];
+  switch (seg.kind) {
+    case SegmentKind::kCloister:
+    case SegmentKind::kShrine: return "C";
+    case SegmentKind::kField:
+      if (seg.inner_index) return "I" + std::to_string(seg.inner_index);
+      for (int h = 0; h < 8; ++h)
+        if (rot.half_segment[h] == segment) return half_name(h);
+      break;
+    default:
+      for (int e = 0; e < 4; ++e)
+        if (rot.edge_segment[e] == segment) return edge_name(e);
+  }
+  return "?";
+}
+
+int segment_at(const PlacedTile& pt, const std::string& at) {
+  const TileType& tt = cat()[pt.type];
+  const auto& rot = tt.rot[pt.rotation];
+  if (const int e = parse_edge(at); e >= 0) {
+    if (rot.edge_segment[e] == kNoSegment)
+      throw std::invalid_argument("edge " + at + " of " + tt.id + " is a field edge: name a field by its half-edge (" +
+                                  at + "L or " + at + "R)");
+    return rot.edge_segment[e];
+  }
+  if (const int h = parse_half(at); h >= 0) {
+    if (rot.half_segment[h] == kNoSegment)
+      throw std::invalid_argument("half-edge " + at + " of " + tt.id + " is not a field (it is on a city edge)");
+    return rot.half_segment[h];
+  }
+  if (at == "C") {
+    if (tt.cloister < 0) throw std::invalid_argument(tt.id + " has no cloister or shrine (location C)");
+    return tt.cloister;
+  }
+  if (at == "I1" || at == "I2") {
+    const int want = at[1] - '0';
+    for (int s = 0; s < tt.num_segments; ++s)
+      if (tt.segments[s].inner_index == want) return s;
+    throw std::invalid_argument(tt.id + " has no inner field " + at);
+  }
+  if (at == "NE" || at == "SE" || at == "SW" || at == "NW")
+    throw std::invalid_argument("corner " + at + " is a barn location; barns need the abbey_mayor expansion");
+  throw std::invalid_argument("unknown location '" + at + "'; expected N E S W, NL NR EL ER SL SR WL WR, C, I1, I2");
+}
+
+// Structure of one action object: one known key, plus an optional integer "p".
+void check_action_shape(const json& a, size_t i) {
+  const std::string field = "actions[" + std::to_string(i) + "]";
+  expect(a.is_object(), field, std::string("must be an object, got ") + type_name(a));
+  static const std::set<std::string> kinds = {"draw", "place", "abbey", "deploy", "count_deploy", "redeploy", "wagon"};
+  int named = 0;
+  for (auto it = a.begin(); it != a.end(); ++it) {
+    if (it.key() == "p") {
+      expect(it.value().is_number_integer(), field + ".p", "must be an integer seat");
+    } else if (kinds.count(it.key())) {
+      ++named;
+    } else {
+      bad(field, "unknown key '" + it.key() + "'; an action is one of draw, place, abbey, deploy, count_deploy, redeploy, wagon");
+    }
+  }
+  expect(named == 1, field, "must name exactly one action");
+  if (a.contains("draw")) expect(a["draw"].is_string(), field + ".draw", "must be a tile id string");
+  if (a.contains("place")) {
+    const json& p = a["place"];
+    expect(p.is_array() && p.size() == 3 && p[0].is_number_integer() && p[1].is_number_integer() && p[2].is_number_integer(),
+           field + ".place", "must be [x, y, rot] with integers");
+  }
+  if (a.contains("deploy")) {
+    const json& d = a["deploy"];
+    if (!d.is_null()) {
+      expect(d.is_object(), field + ".deploy", "must be an object or null");
+      for (auto it = d.begin(); it != d.end(); ++it)
+        expect(it.key() == "figure" || it.key() == "at", field + ".deploy", "unknown key '" + it.key() + "'");
+      expect(d.contains("figure") && d["figure"].is_string(), field + ".deploy.figure", "must be a string");
+      expect(d.contains("at") && d["at"].is_string(), field + ".deploy.at", "must be a location string");
+    }
+  }
+}
+
+}  // namespace
+
+Action action_from_json(const State& state, const json& j) {
+  const Phase phase = state.phase();
+  if (j.contains("draw")) {
+    const int tile = cat().find(j["draw"].get<std::string>());
+    if (tile < 0) throw std::invalid_argument("unknown tile id '" + j["draw"].get<std::string>() + "'");
+    if (phase != Phase::kDraw) throw std::invalid_argument(std::string("expected a ") + to_string(phase) + " action, not a draw");
+    return Action::draw(tile);
+  }
+  if (j.contains("place")) {
+    if (phase != Phase::kPlace) throw std::invalid_argument(std::string("expected a ") + to_string(phase) + " action, not a placement");
+    const json& p = j["place"];
+    const int x = p[0].get<int>(), y = p[1].get<int>(), rot = p[2].get<int>();
+    if (rot != 0 && rot != 90 && rot != 180 && rot != 270)
+      throw std::invalid_argument("rotation must be 0, 90, 180 or 270, got " + std::to_string(rot));
+    if (x < -128 || x > 127 || y < -128 || y > 127) throw std::invalid_argument("coordinates out of range");
+    return Action::place(x, y, rot / 90);
+  }
+  if (j.contains("deploy")) {
+    if (phase != Phase::kDeploy) throw std::invalid_argument(std::string("expected a ") + to_string(phase) + " action, not a deploy");
+    const json& d = j["deploy"];
+    if (d.is_null()) return Action::pass();
+    const std::string figure = d["figure"].get<std::string>();
+    Figure f;
+    if (figure == "follower") f = Figure::kFollower;
+    else if (figure == "mayor") f = Figure::kMayor;
+    else if (figure == "wagon") f = Figure::kWagon;
+    else if (figure == "barn") f = Figure::kBarn;
+    else throw std::invalid_argument("unknown figure '" + figure + "'; figures are follower, mayor, wagon, barn");
+    if (f != Figure::kFollower) throw std::invalid_argument("figure '" + figure + "' needs the abbey_mayor expansion");
+    return Action::deploy(f, segment_at(state.tile(state.last_tile()), d["at"].get<std::string>()));
+  }
+  for (const char* later : {"abbey", "count_deploy", "redeploy", "wagon"})
+    if (j.contains(later)) throw std::invalid_argument(std::string("action '") + later + "' belongs to an expansion these rules do not use");
+  throw std::invalid_argument("not an action");
+}
+
+json action_to_json(const State& before, Action a) {
+  json j;
+  switch (a.kind()) {
+    case Action::kDraw: return json{{"draw", cat()[a.tile()].id}};
+    case Action::kPlace: j["place"] = json::array({a.x(), a.y(), 90 * a.rotation()}); break;
+    case Action::kDeploy:
+      j["deploy"] = json{{"figure", to_string(a.figure())}, {"at", location_name(before.tile(before.last_tile()), a.segment())}};
+      break;
+    case Action::kPass:
+      if (before.phase() == Phase::kDeploy) j["deploy"] = nullptr;
+      break;
+    case Action::kNone: throw std::invalid_argument("no action");
+  }
+  j["p"] = before.current_player();
+  return j;
+}
+
+GameRecord parse_record(std::string_view text) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw RecordError(-1, std::string("not valid JSON: ") + e.what());
+  }
+  return record_from_json(j);
+}
+
+GameRecord record_from_json(const json& j) {
+  expect(j.is_object(), "record", std::string("must be a JSON object, got ") + type_name(j));
+  static const std::set<std::string> keys = {"format", "rules", "players", "names", "seed", "actions", "result"};
+  for (auto it = j.begin(); it != j.end(); ++it)
+    if (!keys.count(it.key())) bad(it.key(), "unknown key; a record has format, rules, players, names, seed, actions, result");
+  expect(j.contains("format") && j["format"] == kRecordFormat, "format", std::string("must be \"") + kRecordFormat + "\"");
+  expect(j.contains("rules") && j["rules"].is_object(), "rules", "must be an object");
+  expect(j.contains("players") && j["players"].is_number_integer(), "players", "must be an integer");
+  expect(j.contains("actions") && j["actions"].is_array(), "actions", "must be an array");
+
+  GameRecord r;
+  const int players = j["players"].get<int>();
+  expect(players >= 2 && players <= 6, "players", "must be 2 to 6, got " + std::to_string(players));
+  r.rules.players = static_cast<uint8_t>(players);
+  const json& rules = j["rules"];
+  for (auto it = rules.begin(); it != rules.end(); ++it) {
+    const std::string& k = it.key();
+    const json& v = it.value();
+    if (k == "expansions") {
+      expect(v.is_array(), "rules.expansions", "must be an array of names");
+      for (const json& e : v) {
+        expect(e.is_string(), "rules.expansions", "must contain strings");
+        try {
+          r.rules.add_expansion(e.get<std::string>());
+        } catch (const std::invalid_argument& err) {
+          bad("rules.expansions", err.what());
+        }
+      }
+    } else if (k == "options") {
+      expect(v.is_object(), "rules.options", "must be an object");
+      for (auto o = v.begin(); o != v.end(); ++o) {
+        const std::string field = "rules.options." + o.key();
+        try {
+          if (o.value().is_string()) {
+            r.rules.set_option(o.key(), o.value().get<std::string>());
+          } else if (o.value().is_array()) {
+            std::vector<std::string> values;
+            for (const json& x : o.value()) {
+              expect(x.is_string(), field, "must contain strings");
+              values.push_back(x.get<std::string>());
+            }
+            r.rules.set_option(o.key(), values);
+          } else {
+            bad(field, std::string("must be a string (or an array for shrine_sets), got ") + type_name(o.value()));
+          }
+        } catch (const std::invalid_argument& err) {
+          bad(field, err.what());
+        }
+      }
+    } else if (k == "deck") {
+      expect(v.is_object(), "rules.deck", "must be an object of tile id to copies");
+      r.deck.assign(cat().size(), 0);
+      for (auto d = v.begin(); d != v.end(); ++d) {
+        const int tile = cat().find(d.key());
+        if (tile < 0) bad("rules.deck." + d.key(), "unknown tile id");
+        expect(d.value().is_number_integer() && d.value().get<int>() >= 0 && d.value().get<int>() <= 255,
+               "rules.deck." + d.key(), "must be a count from 0 to 255");
+        r.deck[tile] = static_cast<uint8_t>(d.value().get<int>());
+      }
+    } else {
+      bad("rules." + k, "unknown key; rules have expansions, options, deck");
+    }
+  }
+  if (j.contains("names")) {
+    expect(j["names"].is_array(), "names", "must be an array of strings");
+    for (const json& n : j["names"]) {
+      expect(n.is_string(), "names", "must contain strings");
+      r.names.push_back(n.get<std::string>());
+    }
+  }
+  if (j.contains("seed")) {
+    expect(j["seed"].is_number_integer(), "seed", "must be an integer");
+    r.seed = j["seed"].get<int64_t>();
+  }
+  if (j.contains("result")) {
+    const json& res = j["result"];
+    expect(res.is_object(), "result", "must be an object");
+    for (auto it = res.begin(); it != res.end(); ++it)
+      if (it.key() != "scores") bad("result." + it.key(), "unknown key; result has scores");
+    expect(res.contains("scores") && res["scores"].is_array(), "result.scores", "must be an array of integers");
+    std::vector<int> scores;
+    for (const json& s : res["scores"]) {
+      expect(s.is_number_integer(), "result.scores", "must contain integers");
+      scores.push_back(s.get<int>());
+    }
+    expect(static_cast<int>(scores.size()) == players, "result.scores", "must have one score per player");
+    r.result_scores = scores;
+  }
+  const json& actions = j["actions"];
+  for (size_t i = 0; i < actions.size(); ++i) {
+    check_action_shape(actions[i], i);
+    r.actions.push_back(actions[i]);
+  }
+  return r;
+}
+
+json GameRecord::to_json() const {
+  json j;
+  j["format"] = kRecordFormat;
+  json rules_json;
+  json expansions = json::array();
+  for (int i = 0; i < kNumExpansions; ++i)
+    if (rules.expansions & (1 << i)) expansions.push_back(expansion_name(static_cast<Expansion>(1 << i)));
+  rules_json["expansions"] = expansions;
+  const Rules defaults;
+  json options = json::object();
+  for (int i = 0; i < kNumOptions; ++i) {
+    const auto o = static_cast<Option>(i);
+    if (rules.option(o) == defaults.option(o)) continue;
+    const OptionSpec& spec = option_specs()[i];
+    if (spec.is_set) {
+      json values = json::array();
+      for (size_t k = 0; k < spec.values.size(); ++k)
+        if (rules.option(o) & (1 << k)) values.push_back(spec.values[k]);
+      options[spec.name] = values;
+    } else {
+      options[spec.name] = spec.values[rules.option(o)];
+    }
+  }
+  if (!options.empty()) rules_json["options"] = options;
+  if (!deck.empty()) {
+    json d = json::object();
+    for (size_t t = 0; t < deck.size(); ++t)
+      if (deck[t]) d[cat()[static_cast<int>(t)].id] = deck[t];
+    rules_json["deck"] = d;
+  }
+  j["rules"] = rules_json;
+  j["players"] = rules.players;
+  if (!names.empty()) j["names"] = names;
+  if (seed) j["seed"] = *seed;
+  j["actions"] = actions;
+  if (result_scores) j["result"] = json{{"scores", *result_scores}};
+  return j;
+}
+
+State replay(const GameRecord& record, bool check_result) {
+  State state = [&] {
+    try {
+      return record.initial_state();
+    } catch (const std::invalid_argument& e) {
+      throw RecordError(-1, std::string("rules: ") + e.what());
+    }
+  }();
+  for (size_t i = 0; i < record.actions.size(); ++i) {
+    const json& a = record.actions[i];
+    const int index = static_cast<int>(i);
+    auto fail = [&](const std::string& why) { throw RecordError(index, "action " + std::to_string(i) + " " + a.dump() + ": " + why); };
+    if (state.is_terminal()) fail("the game is already over");
+    Action action;
+    try {
+      action = action_from_json(state, a);
+    } catch (const std::invalid_argument& e) {
+      fail(e.what());
+    }
+    if (a.contains("p") && !state.is_chance() && a["p"].get<int>() != state.current_player())
+      fail("taken by seat " + std::to_string(a["p"].get<int>()) + ", but seat " + std::to_string(state.current_player()) +
+           " is to act");
+    if (const std::string err = state.try_apply(action); !err.empty()) fail(err);
+  }
+  if (check_result && record.result_scores) {
+    if (!state.is_terminal()) throw RecordError(-1, "result: the record has a result but its actions end before the game does");
+    std::vector<int> scores;
+    for (int p = 0; p < state.num_players(); ++p) scores.push_back(state.score(p));
+    if (scores != *record.result_scores)
+      throw RecordError(-1, "result.scores " + json(*record.result_scores).dump() + " differ from the replayed scores " +
+                                json(scores).dump());
+  }
+  return state;
+}
+
+RecordBuilder::RecordBuilder(const Rules& rules, std::vector<std::string> names, std::optional<int64_t> seed,
+                             std::vector<uint8_t> deck) {
+  record_.rules = rules;
+  record_.names = std::move(names);
+  record_.seed = seed;
+  record_.deck = std::move(deck);
+}
+
+GameRecord RecordBuilder::finish(const State& final_state) {
+  if (final_state.is_terminal()) {
+    std::vector<int> scores;
+    for (int p = 0; p < final_state.num_players(); ++p) scores.push_back(final_state.score(p));
+    record_.result_scores = scores;
+  }
+  return record_;
+}
+
+json scores_json(const State& state) {
+  json scores = json::array(), breakdown = json::array();
+  for (int p = 0; p < state.num_players(); ++p) {
+    scores.push_back(state.score(p));
+    json b;
+    for (int c = 0; c < kNumCategories; ++c) b[category_name(c)] = state.score(p, c);
+    breakdown.push_back(b);
+  }
+  return json{{"terminal", state.is_terminal()}, {"scores", scores}, {"breakdown", breakdown}};
+}
+
+}  // namespace meeple

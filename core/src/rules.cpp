@@ -1,0 +1,185 @@
+#include "meeple/rules.h"
+
+#include <cstring>
+#include <sstream>
+#include <stdexcept>
+
+namespace meeple {
+
+namespace {
+
+constexpr std::array<const char*, kNumExpansions> kExpansionNames = {"river2", "count", "king_robber", "cult_places",
+                                                                     "abbey_mayor"};
+
+std::string join(const std::vector<const char*>& v, const char* sep) {
+  std::string out;
+  for (size_t i = 0; i < v.size(); ++i) out += (i ? sep : "") + std::string(v[i]);
+  return out;
+}
+
+int option_index(std::string_view name) {
+  for (int i = 0; i < kNumOptions; ++i)
+    if (name == option_specs()[i].name) return i;
+  return -1;
+}
+
+std::string option_names() {
+  std::vector<const char*> names;
+  for (const auto& o : option_specs()) names.push_back(o.name);
+  return join(names, ", ");
+}
+
+std::vector<std::string> split_list(std::string_view s, char sep) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : s) {
+    if (c == sep) {
+      if (!cur.empty()) out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  if (!cur.empty()) out.push_back(cur);
+  return out;
+}
+
+}  // namespace
+
+const char* expansion_name(Expansion e) { return kExpansionNames[__builtin_ctz(e)]; }
+
+const std::array<OptionSpec, kNumOptions>& option_specs() {
+  static const std::array<OptionSpec, kNumOptions> specs = {{
+      {"small_city", {"normal", "two_points"}, false, 0, "legacy rule: a completed 2-tile city scores 1 per tile and pennant"},
+      {"count_move", {"free", "clockwise", "follow"}, false, kCount, "where the Count goes when a player deploys (C4)"},
+      {"count_blocks_entry", {"off", "on"}, false, kCount, "no deploy into the Count's quarter"},
+      {"count_redeploy_empty", {"on", "off"}, false, kCount, "redeploy into unoccupied completed features (C6)"},
+      {"count_final_quarters", {"any", "market"}, false, kCount, "quarters that may redeploy at the end (C9)"},
+      {"challenge_own", {"on", "off"}, false, kCultPlaces, "challenging your own follower (S3)"},
+      {"shrine_house_rule", {"off", "winner_takes_both"}, false, kCultPlaces, "house rule for challenges"},
+      {"abbey_end_round", {"on", "off"}, false, kAbbeyMayor, "abbey round after the last tile (A4)"},
+      {"volcano_no_follower", {"on", "off"}, false, kRiver2, "no follower on the volcano tile (R7)"},
+      {"pig_herd", {"on", "off"}, false, kRiver2, "a farm with the pig herd scores 4 per city (R8)"},
+      {"pig_herd_barn", {"off", "on"}, false, kAbbeyMayor, "the pig herd also adds 1 per city for barns (R8)"},
+      {"shrine_sets", {"ckr", "csc", "spielbox"}, true, kCultPlaces, "which shrine tile sets are shuffled in (S5)"},
+  }};
+  return specs;
+}
+
+std::array<uint8_t, kNumOptions> Rules::default_options() {
+  std::array<uint8_t, kNumOptions> o{};
+  for (int i = 0; i < kNumOptions; ++i) o[i] = option_specs()[i].is_set ? 1 : 0;
+  return o;
+}
+
+bool Rules::on(Option o) const {
+  return std::strcmp(option_specs()[static_cast<int>(o)].values[option(o)], "on") == 0;
+}
+
+void Rules::set_option(std::string_view name, std::string_view value) {
+  const int i = option_index(name);
+  if (i < 0) throw std::invalid_argument("unknown option '" + std::string(name) + "'; options are: " + option_names());
+  const OptionSpec& spec = option_specs()[i];
+  if (spec.is_set) {
+    set_option(name, split_list(value, '+'));
+    return;
+  }
+  for (size_t v = 0; v < spec.values.size(); ++v) {
+    if (value == spec.values[v]) {
+      options[i] = static_cast<uint8_t>(v);
+      return;
+    }
+  }
+  throw std::invalid_argument("option " + std::string(name) + " has no value '" + std::string(value) +
+                              "'; valid values: " + join(spec.values, ", "));
+}
+
+void Rules::set_option(std::string_view name, const std::vector<std::string>& set_values) {
+  const int i = option_index(name);
+  if (i < 0) throw std::invalid_argument("unknown option '" + std::string(name) + "'; options are: " + option_names());
+  const OptionSpec& spec = option_specs()[i];
+  if (!spec.is_set) {
+    if (set_values.size() != 1) throw std::invalid_argument("option " + std::string(name) + " takes one value");
+    set_option(name, std::string_view(set_values[0]));
+    return;
+  }
+  uint8_t mask = 0;
+  for (const std::string& v : set_values) {
+    size_t k = 0;
+    while (k < spec.values.size() && v != spec.values[k]) ++k;
+    if (k == spec.values.size())
+      throw std::invalid_argument("option " + std::string(name) + " has no value '" + v +
+                                  "'; valid values: " + join(spec.values, ", "));
+    mask = static_cast<uint8_t>(mask | (1 << k));
+  }
+  if (!mask) throw std::invalid_argument("option " + std::string(name) + " needs at least one of: " + join(spec.values, ", "));
+  options[i] = mask;
+}
+
+void Rules::add_expansion(std::string_view name) {
+  for (int i = 0; i < kNumExpansions; ++i) {
+    if (name == kExpansionNames[i]) {
+      const auto e = static_cast<Expansion>(1 << i);
+      if (!(kImplementedExpansions & e))
+        throw std::invalid_argument("expansion '" + std::string(name) + "' is not implemented yet; implemented: river2, king_robber");
+      expansions |= e;
+      return;
+    }
+  }
+  throw std::invalid_argument("unknown expansion '" + std::string(name) +
+                              "'; expansions are: river2, count, king_robber, cult_places, abbey_mayor");
+}
+
+void Rules::validate() const {
+  if (players < 2 || players > 6)
+    throw std::invalid_argument("players must be 2 to 6, got " + std::to_string(players));
+  if (expansions & ~kImplementedExpansions) throw std::invalid_argument("ruleset uses an expansion that is not implemented yet");
+}
+
+std::string Rules::option_value(Option o) const {
+  const OptionSpec& spec = option_specs()[static_cast<int>(o)];
+  const uint8_t v = option(o);
+  if (!spec.is_set) return spec.values[v];
+  std::vector<const char*> members;
+  for (size_t k = 0; k < spec.values.size(); ++k)
+    if (v & (1 << k)) members.push_back(spec.values[k]);
+  return join(members, "+");
+}
+
+Rules Rules::parse(std::string_view text) {
+  Rules rules;
+  std::istringstream in{std::string(text)};
+  for (std::string word; in >> word;) {
+    const auto eq = word.find('=');
+    if (eq == std::string::npos)
+      throw std::invalid_argument("rules: expected NAME=VALUE, got '" + word + "'");
+    const std::string name = word.substr(0, eq), value = word.substr(eq + 1);
+    if (name == "players") {
+      try {
+        rules.players = static_cast<uint8_t>(std::stoi(value));
+      } catch (const std::exception&) {
+        throw std::invalid_argument("rules: players must be a number, got '" + value + "'");
+      }
+    } else if (name == "expansions") {
+      for (const std::string& e : split_list(value, ',')) rules.add_expansion(e);
+    } else {
+      rules.set_option(name, value);
+    }
+  }
+  rules.validate();
+  return rules;
+}
+
+std::string Rules::to_string() const {
+  std::string out = "players=" + std::to_string(players);
+  std::vector<const char*> names;
+  for (int i = 0; i < kNumExpansions; ++i)
+    if (expansions & (1 << i)) names.push_back(kExpansionNames[i]);
+  if (!names.empty()) out += " expansions=" + join(names, ",");
+  const auto defaults = default_options();
+  for (int i = 0; i < kNumOptions; ++i)
+    if (options[i] != defaults[i]) out += " " + std::string(option_specs()[i].name) + "=" + option_value(static_cast<Option>(i));
+  return out;
+}
+
+}  // namespace meeple

@@ -1,0 +1,692 @@
+#include "meeple/state.h"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+namespace meeple {
+
+namespace {
+
+const TileCatalog& cat() { return TileCatalog::get(); }
+
+// Piles tiles are drawn from, in order: with the River II the fork comes first, then the river tiles,
+// then the volcano lake; normal tiles follow when those are empty (R2).
+enum Pile : int { kNormalPile = 0, kForkPile = 1, kRiverPile = 2, kLakePile = 3 };
+
+struct PileTable {
+  std::array<uint8_t, kMaxTileTypes> pile{};
+  PileTable() {
+    for (const TileType& t : cat().tiles()) {
+      if (t.index >= kMaxTileTypes) throw std::logic_error("more tile types than kMaxTileTypes");
+      pile[t.index] = t.has(kFlagFork) ? kForkPile
+                      : t.has(kFlagLake) ? kLakePile
+                      : (t.river && !t.has(kFlagSpring)) ? kRiverPile : kNormalPile;
+    }
+  }
+};
+const PileTable& piles() {
+  static const PileTable table;
+  return table;
+}
+
+// One bit per 4-bit nibble that is non-zero.
+constexpr uint16_t nonzero_nibbles(uint16_t v) {
+  return static_cast<uint16_t>((v | (v >> 1) | (v >> 2) | (v >> 3)) & 0x1111);
+}
+
+constexpr int kDx8[8] = {-1, 0, 1, 1, 1, 0, -1, -1};
+constexpr int kDy8[8] = {-1, -1, -1, 0, 1, 1, 1, 0};
+
+constexpr uint32_t kNibble = 0xF;
+
+int strength(uint32_t packed, int player) { return static_cast<int>((packed >> (4 * player)) & kNibble); }
+
+bool is_scored_linear(SegmentKind k) { return k == SegmentKind::kCity || k == SegmentKind::kRoad; }
+
+}  // namespace
+
+const char* to_string(Phase p) {
+  switch (p) {
+    case Phase::kDraw: return "draw";
+    case Phase::kPlace: return "place";
+    case Phase::kDeploy: return "deploy";
+    case Phase::kGameOver: return "game over";
+  }
+  return "?";
+}
+
+const char* category_name(int category) {
+  static constexpr const char* names[kNumCategories] = {"city", "road", "cloister", "field", "bonus"};
+  return names[category];
+}
+
+bool ActionList::contains(Action a) const { return std::find(begin(), end(), a) != end(); }
+
+// ---- Construction ---------------------------------------------------------------------------------
+
+State::State(const Rules& rules) : State(rules, {}) {}
+
+State::State(const Rules& rules, std::span<const uint8_t> deck_counts) : rules_(rules) {
+  rules_.validate();
+  tiles_.fill(PlacedTile{});
+  cell_key_.fill(0);
+  cell_index_.fill(0xFF);
+  frontier_key_.fill(0);
+  frontier_req_.fill(0);
+  parent_.fill(0);
+  next_member_.fill(0);
+  node_tile_.fill(0);
+  open_.fill(0);
+  tile_count_.fill(0);
+  pennants_.fill(0);
+  followers_.fill(0);
+  for (auto& f : figures_) f.fill(kInSupply);
+  setup(deck_counts);
+}
+
+void State::setup(std::span<const uint8_t> deck_counts) {
+  const TileCatalog& c = cat();
+  auto add_set = [&](const char* name) {
+    for (auto [tile, copies] : c.set(name)->counts) remaining_[tile] += copies;
+  };
+  const int start = c.find("BA.RCr");
+  if (deck_counts.empty()) {
+    add_set("base");
+    if (rules_.has(kKingRobber)) add_set("king_robber");
+  } else {
+    if (deck_counts.size() > static_cast<size_t>(c.size())) throw std::invalid_argument("deck: too many tile types");
+    for (size_t t = 0; t < deck_counts.size(); ++t) {
+      if (deck_counts[t] && piles().pile[t] != kNormalPile)
+        throw std::invalid_argument("deck: " + c[static_cast<int>(t)].id +
+                                    " is not a land tile for the deck (the river, the Count's block and abbeys come from the rules)");
+      if (deck_counts[t] && c[static_cast<int>(t)].has(kFlagSpring))
+        throw std::invalid_argument("deck: the spring cannot be in the deck");
+      remaining_[t] = deck_counts[t];
+    }
+  }
+  if (rules_.has(kRiver2)) {
+    // R1: the spring starts the game; the base start tile is shuffled in with the normal tiles.
+    for (auto [tile, copies] : c.set("river2")->counts)
+      if (!c[tile].has(kFlagSpring)) remaining_[tile] += copies;
+    place_tile(c.find("RI.spring"), 0, cell_key(0, 0));
+  } else {
+    if (deck_counts.empty()) --remaining_[start];
+    place_tile(start, 0, cell_key(0, 0));
+  }
+
+  // Capacity: every remaining tile must fit in the fixed arrays, whatever the deck.
+  int tiles = num_tiles_, nodes = num_nodes_;
+  for (int t = 0; t < c.size(); ++t) {
+    tiles += remaining_[t];
+    nodes += remaining_[t] * c[t].num_segments;
+    pile_left_[piles().pile[t]] = static_cast<uint16_t>(pile_left_[piles().pile[t]] + remaining_[t]);
+  }
+  if (tiles > kMaxTiles || nodes > kMaxNodes)
+    throw std::invalid_argument("deck too large: " + std::to_string(tiles) + " tiles with " + std::to_string(nodes) +
+                                " feature segments; the engine holds at most " + std::to_string(kMaxTiles) +
+                                " tiles and " + std::to_string(kMaxNodes) + " segments");
+  last_tile_ = -1;
+  turn_player_ = 0;
+  start_draw();
+}
+
+// ---- Small structures -------------------------------------------------------------------------------
+
+int State::find(int x) const {
+  while (parent_[x] != x) {
+    parent_[x] = parent_[parent_[x]];
+    x = parent_[x];
+  }
+  return x;
+}
+
+int State::find_cell(CellKey k) const {
+  unsigned slot = (static_cast<uint32_t>(k) * 0x9E3779B1u) >> 24;
+  while (cell_index_[slot] != 0xFF) {
+    if (cell_key_[slot] == k) return cell_index_[slot];
+    slot = (slot + 1) & (kCellSlots - 1);
+  }
+  return -1;
+}
+
+void State::insert_cell(CellKey k, int index) {
+  unsigned slot = (static_cast<uint32_t>(k) * 0x9E3779B1u) >> 24;
+  while (cell_index_[slot] != 0xFF) slot = (slot + 1) & (kCellSlots - 1);
+  cell_key_[slot] = k;
+  cell_index_[slot] = static_cast<uint8_t>(index);
+}
+
+int State::frontier_index(CellKey k) const {
+  const CellKey* first = frontier_key_.data();
+  const CellKey* it = std::lower_bound(first, first + frontier_size_, k);
+  return (it != first + frontier_size_ && *it == k) ? static_cast<int>(it - first) : -1;
+}
+
+void State::frontier_set(CellKey k, int edge, uint16_t edge_kind_bits) {
+  CellKey* first = frontier_key_.data();
+  CellKey* it = std::lower_bound(first, first + frontier_size_, k);
+  const int i = static_cast<int>(it - first);
+  if (i == frontier_size_ || *it != k) {
+    const int tail = frontier_size_ - i;
+    std::memmove(&frontier_key_[i + 1], &frontier_key_[i], tail * sizeof(CellKey));
+    std::memmove(&frontier_req_[i + 1], &frontier_req_[i], tail * sizeof(uint16_t));
+    frontier_key_[i] = k;
+    frontier_req_[i] = 0;
+    ++frontier_size_;
+  }
+  frontier_req_[i] = static_cast<uint16_t>(frontier_req_[i] | (edge_kind_bits << (4 * edge)));
+}
+
+void State::frontier_remove(CellKey k) {
+  const int i = frontier_index(k);
+  if (i < 0) return;
+  const int tail = frontier_size_ - i - 1;
+  std::memmove(&frontier_key_[i], &frontier_key_[i + 1], tail * sizeof(CellKey));
+  std::memmove(&frontier_req_[i], &frontier_req_[i + 1], tail * sizeof(uint16_t));
+  --frontier_size_;
+}
+
+// Joins the features of two nodes. A city or road may come to cross the same tile twice (a tile with two
+// separate cities, a road loop through a crossing): such a tile is still one tile of the feature (B6),
+// so tiles holding segments on both sides are subtracted once.
+void State::unite(int a, int b) {
+  int ra = find(a), rb = find(b);
+  if (ra == rb) return;
+  if (tile_count_[ra] < tile_count_[rb]) std::swap(ra, rb);
+  const TileCatalog& c = cat();
+  const PlacedTile& ta = tiles_[node_tile_[ra]];
+  const SegmentKind kind = c[ta.type].segments[ra - ta.node_base].kind;
+  int shared = 0;
+  if (is_scored_linear(kind)) {
+    const uint8_t kind_bit = static_cast<uint8_t>(1 << static_cast<int>(kind));
+    std::array<uint8_t, 16> seen;
+    int num_seen = 0;
+    int m = rb;
+    do {
+      const int t = node_tile_[m];
+      const PlacedTile& pt = tiles_[t];
+      const TileType& tt = c[pt.type];
+      if ((tt.repeated_kinds & kind_bit) && std::find(seen.begin(), seen.begin() + num_seen, t) == seen.begin() + num_seen) {
+        for (int s = 0; s < tt.num_segments; ++s) {
+          if (tt.segments[s].kind == kind && find(pt.node_base + s) == ra) {
+            ++shared;
+            if (num_seen < static_cast<int>(seen.size())) seen[num_seen++] = static_cast<uint8_t>(t);
+            break;
+          }
+        }
+      }
+      m = next_member_[m];
+    } while (m != rb);
+  }
+  parent_[rb] = static_cast<uint16_t>(ra);
+  open_[ra] = static_cast<uint16_t>(open_[ra] + open_[rb]);
+  tile_count_[ra] = static_cast<uint8_t>(tile_count_[ra] + tile_count_[rb] - shared);
+  pennants_[ra] = static_cast<uint8_t>(pennants_[ra] + pennants_[rb]);
+  followers_[ra] += followers_[rb];
+  std::swap(next_member_[ra], next_member_[rb]);
+}
+
+// ---- Placing a tile ---------------------------------------------------------------------------------
+
+void State::place_tile(int type, int rotation, CellKey cell) {
+  const TileCatalog& c = cat();
+  const TileType& tt = c[type];
+  const TileType::Rotated& rot = tt.rot[rotation];
+  const int idx = num_tiles_++;
+  const int base = num_nodes_;
+  num_nodes_ = static_cast<uint16_t>(num_nodes_ + tt.num_segments);
+  tiles_[idx] = PlacedTile{static_cast<uint8_t>(type), static_cast<uint8_t>(rotation), static_cast<int8_t>(key_x(cell)),
+                           static_cast<int8_t>(key_y(cell)), static_cast<uint16_t>(base), 0, 4};
+  for (int s = 0; s < tt.num_segments; ++s) {
+    const Segment& seg = tt.segments[s];
+    const int n = base + s;
+    parent_[n] = next_member_[n] = static_cast<uint16_t>(n);
+    node_tile_[n] = static_cast<uint8_t>(idx);
+    open_[n] = is_scored_linear(seg.kind) ? static_cast<uint16_t>(__builtin_popcount(seg.edges)) : 0;
+    tile_count_[n] = 1;
+    pennants_[n] = seg.pennants;
+    followers_[n] = 0;
+  }
+  insert_cell(cell, idx);
+  frontier_remove(cell);
+
+  for (int e = 0; e < 4; ++e) {
+    const CellKey nk = neighbour(cell, e);
+    const int j = find_cell(nk);
+    if (j < 0) {
+      frontier_set(nk, kOpposite(e), (rot.edge_word >> (4 * e)) & kNibble);
+      continue;
+    }
+    const PlacedTile& other = tiles_[j];
+    const TileType& ot = c[other.type];
+    const TileType::Rotated& orot = ot.rot[other.rotation];
+    const uint8_t sa = rot.edge_segment[e], sb = orot.edge_segment[kOpposite(e)];
+    if (sa != kNoSegment && sb != kNoSegment) {
+      if (tt.segments[sa].kind == SegmentKind::kRiver) {
+        tiles_[idx].river_in = static_cast<uint8_t>(e);
+      } else {
+        unite(base + sa, other.node_base + sb);
+        open_[find(base + sa)] = static_cast<uint16_t>(open_[find(base + sa)] - 2);
+      }
+    }
+    for (int h = 2 * e; h < 2 * e + 2; ++h) {
+      const uint8_t fa = rot.half_segment[h], fb = orot.half_segment[kFacingHalf(h)];
+      if (fa != kNoSegment && fb != kNoSegment) unite(base + fa, other.node_base + fb);
+    }
+  }
+  for (int d = 0; d < 8; ++d) {
+    const int j = find_cell(cell_key(key_x(cell) + kDx8[d], key_y(cell) + kDy8[d]));
+    if (j >= 0) {
+      ++tiles_[j].around;
+      ++tiles_[idx].around;
+    }
+  }
+}
+
+// ---- Who acts, chance --------------------------------------------------------------------------------
+
+int State::current_player() const {
+  switch (phase_) {
+    case Phase::kDraw: return kChance;
+    case Phase::kGameOver: return kTerminal;
+    default: return turn_player_;
+  }
+}
+
+int State::draw_pile(int tile) { return piles().pile[tile]; }
+
+int State::drawable_pile() const {
+  for (int p : {kForkPile, kRiverPile, kLakePile})
+    if (pile_left_[p]) return p;
+  return kNormalPile;
+}
+
+int State::tiles_left() const { return pile_left_[0] + pile_left_[1] + pile_left_[2] + pile_left_[3]; }
+
+void State::chance_outcomes(ChanceOutcomes& out) const {
+  out.size = 0;
+  out.total = 0;
+  if (phase_ != Phase::kDraw) return;
+  const int pile = drawable_pile();
+  const int n = cat().size();
+  for (int t = 0; t < n; ++t) {
+    if (remaining_[t] && draw_pile(t) == pile) {
+      out.items[out.size++] = ChanceOutcome{t, remaining_[t]};
+      out.total += remaining_[t];
+    }
+  }
+}
+
+void State::start_draw() {
+  drawn_ = -1;
+  if (tiles_left() == 0) {
+    final_scoring();
+    phase_ = Phase::kGameOver;
+    return;
+  }
+  phase_ = Phase::kDraw;
+}
+
+// ---- Legal actions -----------------------------------------------------------------------------------
+
+bool State::river_placement_ok(const TileType& t, int rotation, CellKey cell, uint16_t req) const {
+  // R3/R5: the tile continues exactly one open river mouth (joining two would join the branches).
+  int mouths = 0, in = -1;
+  for (int e = 0; e < 4; ++e) {
+    if (((req >> (4 * e)) & kNibble) == static_cast<uint16_t>(EdgeKind::kRiver)) ++mouths, in = e;
+  }
+  if (mouths != 1) return false;
+  // R4: no curve turning the same way as the previous tile of the branch.
+  const uint16_t word = t.rot[rotation].edge_word;
+  int outs = 0, out = -1;
+  for (int e = 0; e < 4; ++e) {
+    if (e != in && ((word >> (4 * e)) & kNibble) == static_cast<uint16_t>(EdgeKind::kRiver)) ++outs, out = e;
+  }
+  if (outs != 1) return true;
+  const int turn_new = (out - kOpposite(in)) & 3;
+  if (turn_new == 0) return true;
+  const PlacedTile& prev = tiles_[find_cell(neighbour(cell, in))];
+  const int turn_prev = prev.river_in == 4 ? 0 : (kOpposite(in) - kOpposite(prev.river_in)) & 3;
+  return turn_new != turn_prev;
+}
+
+void State::generate_placements(ActionList& out) const {
+  const TileType& t = cat()[drawn_];
+  for (int i = 0; i < frontier_size_; ++i) {
+    const uint16_t req = frontier_req_[i];
+    const uint16_t need = nonzero_nibbles(req);
+    for (int r = 0; r < 4; ++r) {
+      const TileType::Rotated& rot = t.rot[r];
+      if (rot.canonical != r || nonzero_nibbles(rot.edge_word & req) != need) continue;
+      if (t.river && !river_placement_ok(t, r, frontier_key_[i], req)) continue;
+      out.push(Action::place(frontier_key_[i], r));
+    }
+  }
+}
+
+void State::generate_deploys(ActionList& out) const {
+  const int p = turn_player_;
+  if (followers_in_supply(p) == 0) return;
+  const PlacedTile& pt = tiles_[last_tile_];
+  const TileType& tt = cat()[pt.type];
+  if (tt.has(kFlagVolcano) && rules_.on(Option::kVolcanoNoFollower)) return;
+  for (int s = 0; s < tt.num_segments; ++s) {
+    if (tt.segments[s].kind == SegmentKind::kRiver) continue;
+    if (followers_[find(pt.node_base + s)] == 0) out.push(Action::deploy(Figure::kFollower, s));
+  }
+}
+
+bool State::can_deploy() const {
+  ActionList list;
+  list.size = 0;
+  generate_deploys(list);
+  return list.size > 0;
+}
+
+void State::legal_actions(ActionList& out) const {
+  out.size = 0;
+  switch (phase_) {
+    case Phase::kPlace: generate_placements(out); break;
+    case Phase::kDeploy:
+      out.push(Action::pass());
+      generate_deploys(out);
+      break;
+    default: break;
+  }
+}
+
+bool State::is_legal(Action a) const {
+  switch (phase_) {
+    case Phase::kDraw:
+      return a.kind() == Action::kDraw && a.tile() < cat().size() && remaining_[a.tile()] > 0 &&
+             draw_pile(a.tile()) == drawable_pile();
+    case Phase::kPlace: {
+      if (a.kind() != Action::kPlace) return false;
+      const int canonical = cat()[drawn_].rot[a.rotation()].canonical;
+      ActionList list;
+      generate_placements(list);
+      return list.contains(Action::place(a.cell(), canonical));
+    }
+    case Phase::kDeploy: {
+      if (a.kind() != Action::kPass && a.kind() != Action::kDeploy) return false;
+      ActionList list;
+      legal_actions(list);
+      return list.contains(a);
+    }
+    case Phase::kGameOver: return false;
+  }
+  return false;
+}
+
+std::string State::try_apply(Action a) {
+  if (is_legal(a)) {
+    apply(a);
+    return {};
+  }
+  const TileCatalog& c = cat();
+  switch (phase_) {
+    case Phase::kDraw: {
+      if (a.kind() != Action::kDraw) return "expected a tile draw, got " + a.to_string();
+      if (a.tile() >= c.size()) return "no tile type " + std::to_string(a.tile());
+      const std::string id = c[a.tile()].id;
+      if (remaining_[a.tile()] == 0) return "tile " + id + " cannot be drawn: no copy of it is left";
+      return "tile " + id + " cannot be drawn now: the river tiles are drawn first, the fork first of all and the lake last (R2)";
+    }
+    case Phase::kPlace:
+      if (a.kind() != Action::kPlace) return "expected the placement of " + c[drawn_].id + ", got " + a.to_string();
+      if (find_cell(a.cell()) >= 0) return "cell (" + std::to_string(a.x()) + "," + std::to_string(a.y()) + ") already holds a tile";
+      if (frontier_index(a.cell()) < 0)
+        return "cell (" + std::to_string(a.x()) + "," + std::to_string(a.y()) + ") does not touch the board (B3)";
+      if (c[drawn_].river)
+        return c[drawn_].id + " at (" + std::to_string(a.x()) + "," + std::to_string(a.y()) + ") rotated " +
+               std::to_string(90 * a.rotation()) +
+               " does not continue the river legally: its edges must match, it must extend exactly one open river end, and no curve may turn the same way as the one before it (B3, R3-R5)";
+      return c[drawn_].id + " at (" + std::to_string(a.x()) + "," + std::to_string(a.y()) + ") rotated " +
+             std::to_string(90 * a.rotation()) + " does not match its neighbours' edges (B3)";
+    case Phase::kDeploy:
+      if (a.kind() != Action::kPass && a.kind() != Action::kDeploy) return "expected a deploy or a pass, got " + a.to_string();
+      if (a.figure() != Figure::kFollower) return std::string("no ") + to_string(a.figure()) + " in these rules";
+      if (followers_in_supply(turn_player_) == 0) return "no follower left in supply";
+      if (a.segment() >= c[tiles_[last_tile_].type].num_segments) return "the tile just placed has no such segment";
+      if (c[tiles_[last_tile_].type].has(kFlagVolcano)) return "no follower may be deployed on the volcano (R7)";
+      if (c[tiles_[last_tile_].type].segments[a.segment()].kind == SegmentKind::kRiver) return "no follower may go on a river (B5)";
+      return "that feature is already occupied (B5)";
+    case Phase::kGameOver: return "the game is over";
+  }
+  return "illegal action";
+}
+
+// ---- Applying actions --------------------------------------------------------------------------------
+
+void State::force_draw(int tile) {
+  if (phase_ != Phase::kDraw) throw std::invalid_argument("force_draw: not at a chance node");
+  const std::string err = try_apply(Action::draw(tile));
+  if (!err.empty()) throw std::invalid_argument("force_draw: " + err);
+}
+
+void State::apply(Action a) {
+  switch (a.kind()) {
+    case Action::kDraw: {
+      const int t = a.tile();
+      --remaining_[t];
+      --pile_left_[draw_pile(t)];
+      drawn_ = static_cast<int16_t>(t);
+      phase_ = Phase::kPlace;
+      ActionList list;
+      generate_placements(list);
+      if (list.size == 0) {  // B4: fits nowhere; removed, and the same player draws again
+        ++discarded_;
+        start_draw();
+      }
+      return;
+    }
+    case Action::kPlace: {
+      place_tile(drawn_, a.rotation(), a.cell());
+      last_tile_ = static_cast<int16_t>(num_tiles_ - 1);
+      drawn_ = -1;
+      if (can_deploy()) {
+        phase_ = Phase::kDeploy;
+      } else {
+        finish_turn();
+      }
+      return;
+    }
+    case Action::kDeploy: {
+      const int p = turn_player_;
+      const int node = tiles_[last_tile_].node_base + a.segment();
+      for (int slot = 0; slot < kFollowersPerPlayer; ++slot) {
+        if (figures_[p][slot] == kInSupply) {
+          figures_[p][slot] = static_cast<uint16_t>(node);
+          break;
+        }
+      }
+      followers_[find(node)] += 1u << (4 * p);
+      finish_turn();
+      return;
+    }
+    case Action::kPass: finish_turn(); return;
+    case Action::kNone: break;
+  }
+}
+
+void State::finish_turn() {
+  score_completed();
+  turn_player_ = static_cast<uint8_t>((turn_player_ + 1) % rules_.players);
+  start_draw();
+}
+
+// ---- Scoring -----------------------------------------------------------------------------------------
+
+void State::score_feature(int root, int points, int category) {
+  const uint32_t packed = followers_[root];
+  if (!packed) return;
+  int best = 0;
+  for (int p = 0; p < rules_.players; ++p) best = std::max(best, strength(packed, p));
+  for (int p = 0; p < rules_.players; ++p)
+    if (best > 0 && strength(packed, p) == best) scores_[p][category] = static_cast<int16_t>(scores_[p][category] + points);
+  for (int p = 0; p < rules_.players; ++p) {
+    if (!strength(packed, p)) continue;
+    for (uint16_t& f : figures_[p])
+      if (f != kInSupply && find(f) == root) f = kInSupply;
+  }
+  followers_[root] = 0;
+}
+
+void State::score_completed() {
+  const TileCatalog& c = cat();
+  const PlacedTile& pt = tiles_[last_tile_];
+  const TileType& tt = c[pt.type];
+  std::array<int, kMaxSegments> done;
+  int num_done = 0;
+  for (int s = 0; s < tt.num_segments; ++s) {
+    const SegmentKind kind = tt.segments[s].kind;
+    if (!is_scored_linear(kind)) continue;
+    const int root = find(pt.node_base + s);
+    if (open_[root] != 0 || std::find(done.begin(), done.begin() + num_done, root) != done.begin() + num_done) continue;
+    done[num_done++] = root;
+    const int size = tile_count_[root];
+    if (kind == SegmentKind::kCity) {
+      ++completed_cities_;
+      const bool small = size == 2 && rules_.option(Option::kSmallCity) == kSmallCityTwoPoints;
+      score_feature(root, small ? size + pennants_[root] : 2 * size + 2 * pennants_[root], kCityPoints);
+      if (rules_.has(kKingRobber) && size > king_size_) {  // K1
+        king_ = static_cast<int8_t>(turn_player_);
+        king_size_ = static_cast<uint8_t>(size);
+      }
+    } else {
+      ++completed_roads_;
+      score_feature(root, size, kRoadPoints);
+      if (rules_.has(kKingRobber) && size > robber_size_) {  // K2
+        robber_ = static_cast<int8_t>(turn_player_);
+        robber_size_ = static_cast<uint8_t>(size);
+      }
+    }
+  }
+  // Cloisters and shrines completed by this tile: its own, and any of the 8 around it (B8).
+  for (int d = -1; d < 8; ++d) {
+    const int j = d < 0 ? last_tile_ : find_cell(cell_key(pt.x + kDx8[d], pt.y + kDy8[d]));
+    if (j < 0) continue;
+    const PlacedTile& other = tiles_[j];
+    const int cs = c[other.type].cloister;
+    if (cs >= 0 && other.around == 8) score_feature(other.node_base + cs, 9, kCloisterPoints);
+  }
+}
+
+int State::farm_points(int root, bool pig_herd_counts) const {
+  const TileCatalog& c = cat();
+  std::array<uint16_t, 64> cities;
+  int num_cities = 0;
+  bool pig = false;
+  int m = root;
+  do {
+    const PlacedTile& pt = tiles_[node_tile_[m]];
+    const Segment& seg = c[pt.type].segments[m - pt.node_base];
+    pig = pig || seg.pig_herd;
+    for (uint8_t touches = seg.touches; touches; touches &= static_cast<uint8_t>(touches - 1)) {
+      const int city = find(pt.node_base + __builtin_ctz(touches));
+      if (open_[city] != 0) continue;
+      if (std::find(cities.begin(), cities.begin() + num_cities, city) == cities.begin() + num_cities)
+        cities[num_cities++] = static_cast<uint16_t>(city);
+    }
+    m = next_member_[m];
+  } while (m != root);
+  return num_cities * ((pig && pig_herd_counts) ? 4 : 3);
+}
+
+void State::final_scoring() {
+  const TileCatalog& c = cat();
+  const bool pig = rules_.on(Option::kPigHerd);
+  for (int n = 0; n < num_nodes_; ++n) {
+    if (parent_[n] != n || followers_[n] == 0) continue;
+    const PlacedTile& pt = tiles_[node_tile_[n]];
+    switch (c[pt.type].segments[n - pt.node_base].kind) {
+      case SegmentKind::kCity: score_feature(n, tile_count_[n] + pennants_[n], kCityPoints); break;
+      case SegmentKind::kRoad: score_feature(n, tile_count_[n], kRoadPoints); break;
+      case SegmentKind::kCloister:
+      case SegmentKind::kShrine: score_feature(n, 1 + pt.around, kCloisterPoints); break;
+      case SegmentKind::kField: score_feature(n, farm_points(n, pig), kFieldPoints); break;
+      case SegmentKind::kRiver: break;
+    }
+  }
+  if (king_ >= 0) scores_[king_][kBonusPoints] = static_cast<int16_t>(scores_[king_][kBonusPoints] + completed_cities_);
+  if (robber_ >= 0) scores_[robber_][kBonusPoints] = static_cast<int16_t>(scores_[robber_][kBonusPoints] + completed_roads_);
+}
+
+// ---- Queries -----------------------------------------------------------------------------------------
+
+int State::score(int player) const {
+  int total = 0;
+  for (int c = 0; c < kNumCategories; ++c) total += scores_[player][c];
+  return total;
+}
+
+std::array<int, kMaxPlayers> State::final_scores_if_ended_now() const {
+  State copy = *this;
+  if (!copy.is_terminal()) copy.final_scoring();
+  std::array<int, kMaxPlayers> out{};
+  for (int p = 0; p < rules_.players; ++p) out[p] = copy.score(p);
+  return out;
+}
+
+std::array<bool, kMaxPlayers> State::winners() const {
+  std::array<bool, kMaxPlayers> out{};
+  int best = -1;
+  for (int p = 0; p < rules_.players; ++p) best = std::max(best, score(p));
+  for (int p = 0; p < rules_.players; ++p) out[p] = score(p) == best;
+  return out;
+}
+
+int State::followers_in_supply(int player) const {
+  int n = 0;
+  for (int slot = 0; slot < kFollowersPerPlayer; ++slot) n += figures_[player][slot] == kInSupply;
+  return n;
+}
+
+int State::figure_node(int player, int slot) const {
+  return figures_[player][slot] == kInSupply ? -1 : figures_[player][slot];
+}
+
+FeatureInfo State::feature(int node) const {
+  const int root = find(node);
+  const PlacedTile& pt = tiles_[node_tile_[node]];
+  const TileType& tt = cat()[pt.type];
+  FeatureInfo info{};
+  info.kind = tt.segments[node - pt.node_base].kind;
+  info.tiles = tile_count_[root];
+  info.open_edges = open_[root];
+  info.pennants = pennants_[root];
+  if (info.kind == SegmentKind::kCloister || info.kind == SegmentKind::kShrine) {
+    info.complete = pt.around == 8;
+  } else {
+    info.complete = is_scored_linear(info.kind) && open_[root] == 0;
+  }
+  for (int p = 0; p < kMaxPlayers; ++p) info.followers[p] = strength(followers_[root], p);
+  return info;
+}
+
+bool State::operator==(const State& o) const {
+  if (!(rules_ == o.rules_) || phase_ != o.phase_ || turn_player_ != o.turn_player_ || king_ != o.king_ ||
+      robber_ != o.robber_ || king_size_ != o.king_size_ || robber_size_ != o.robber_size_ ||
+      completed_cities_ != o.completed_cities_ || completed_roads_ != o.completed_roads_ || drawn_ != o.drawn_ ||
+      last_tile_ != o.last_tile_ || discarded_ != o.discarded_ || num_tiles_ != o.num_tiles_ ||
+      num_nodes_ != o.num_nodes_ || frontier_size_ != o.frontier_size_ ||
+      std::memcmp(pile_left_, o.pile_left_, sizeof pile_left_) != 0 || scores_ != o.scores_ ||
+      figures_ != o.figures_ || remaining_ != o.remaining_ || cell_key_ != o.cell_key_ || cell_index_ != o.cell_index_)
+    return false;
+  auto same_prefix = [](const auto& a, const auto& b, int n) { return std::equal(a.begin(), a.begin() + n, b.begin()); };
+  for (int i = 0; i < num_tiles_; ++i)
+    if (std::memcmp(&tiles_[i], &o.tiles_[i], sizeof(PlacedTile)) != 0) return false;
+  if (!same_prefix(frontier_key_, o.frontier_key_, frontier_size_) ||
+      !same_prefix(frontier_req_, o.frontier_req_, frontier_size_))
+    return false;
+  for (int n = 0; n < num_nodes_; ++n) {
+    if (find(n) != o.find(n) || node_tile_[n] != o.node_tile_[n]) return false;
+    if (find(n) == n && (open_[n] != o.open_[n] || tile_count_[n] != o.tile_count_[n] ||
+                         pennants_[n] != o.pennants_[n] || followers_[n] != o.followers_[n]))
+      return false;
+  }
+  return true;
+}
+
+}  // namespace meeple
