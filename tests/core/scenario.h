@@ -1,0 +1,80 @@
+// Building positions by hand for rule tests: a small board, action by action, with a chosen deck.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <stdexcept>
+#include <string>
+
+#include "meeple/record.h"
+#include "meeple/state.h"
+
+namespace meeple::testing {
+
+// Copies per tile id, as the record's rules.deck.
+inline std::vector<uint8_t> deck_of(const std::map<std::string, int>& copies) {
+  const TileCatalog& c = TileCatalog::get();
+  std::vector<uint8_t> deck(c.size(), 0);
+  for (const auto& [id, n] : copies) {
+    const int t = c.find(id);
+    if (t < 0) throw std::invalid_argument("no tile " + id);
+    deck[t] = static_cast<uint8_t>(n);
+  }
+  return deck;
+}
+
+inline Rules rules_with(int players, uint8_t expansions = 0) {
+  Rules r;
+  r.players = static_cast<uint8_t>(players);
+  r.expansions = expansions;
+  return r;
+}
+
+// A game whose drawable tiles are exactly `deck` (the start tile, or the river, come from the rules).
+// The game ends, with final scoring, when the deck is used up.
+struct Scenario {
+  State state;
+  Scenario(const Rules& rules, const std::map<std::string, int>& deck) : state(rules, deck_of(deck)) {}
+
+  // Draws `tile`, places it at (x, y) rotated `rot` degrees clockwise, then deploys a follower at the
+  // record location `at` ("N", "SL", "C", "I1", ...) or deploys nothing when `at` is empty. Throws
+  // (failing the test) with the engine's message if any step is illegal. When the deploy decision is
+  // skipped by the engine (no legal deploy), `at` must be empty.
+  void turn(const std::string& tile, int x, int y, int rot, const std::string& at = "") {
+    draw(tile);
+    place(x, y, rot);
+    if (state.phase() == Phase::kDeploy && state.turn_player() == state.current_player() && state.last_tile() >= 0 &&
+        state.tile(state.last_tile()).x == x && state.tile(state.last_tile()).y == y) {
+      deploy(at);
+    } else if (!at.empty()) {
+      throw std::runtime_error("cannot deploy at " + at + ": the engine skipped the deploy decision");
+    }
+  }
+  void draw(const std::string& tile) { apply(nlohmann::json{{"draw", tile}}); }
+  void place(int x, int y, int rot) { apply(nlohmann::json{{"place", {x, y, rot}}}); }
+  void deploy(const std::string& at) {
+    if (at.empty()) {
+      apply(nlohmann::json{{"deploy", nullptr}});
+    } else {
+      apply(nlohmann::json{{"deploy", {{"figure", "follower"}, {"at", at}}}});
+    }
+  }
+  void apply(const nlohmann::json& action) {
+    const Action a = action_from_json(state, action);
+    const std::string err = state.try_apply(a);
+    if (!err.empty()) throw std::runtime_error(action.dump() + ": " + err);
+  }
+  // Record-style check of legality without changing the state.
+  bool legal(const nlohmann::json& action) const {
+    try {
+      return state.is_legal(action_from_json(state, action));
+    } catch (const std::invalid_argument&) {
+      return false;
+    }
+  }
+  int score(int player) const { return state.score(player); }
+  int score(int player, ScoreCategory c) const { return state.score(player, c); }
+};
+
+}  // namespace meeple::testing
