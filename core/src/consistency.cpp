@@ -15,11 +15,13 @@ std::string at_cell(int x, int y) { return "(" + std::to_string(x) + "," + std::
 
 std::string State::check_consistency() const {
   const TileCatalog& c = TileCatalog::get();
-  // Cells, by linear search over the placed tiles rather than the hash table.
+  // Cells from an ordered map of the placed tiles rather than the hash table.
+  std::map<std::pair<int, int>, int> cells;
+  for (int i = 0; i < num_tiles_; ++i)
+    if (!cells.emplace(std::make_pair(tiles_[i].x, tiles_[i].y), i).second) return "two tiles on one cell";
   auto naive_at = [&](int x, int y) {
-    for (int i = 0; i < num_tiles_; ++i)
-      if (tiles_[i].x == x && tiles_[i].y == y) return i;
-    return -1;
+    const auto it = cells.find({x, y});
+    return it == cells.end() ? -1 : it->second;
   };
   constexpr int dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
   for (int i = 0; i < num_tiles_; ++i) {

@@ -1,5 +1,6 @@
 #include "meeple/tiles.h"
 
+#include <algorithm>
 #include <sstream>
 #include <stdexcept>
 
@@ -145,12 +146,29 @@ void precompute_rotations(TileType& t) {
         if (seg.halves & (1 << h)) rot.half_segment[(h + 2 * r) & 7] = static_cast<uint8_t>(s);
     }
   }
-  // Two rotations are the same placement when every edge and half-edge maps to the same segment.
+  // Two rotations are the same placement when their segments, seen in the board's frame, are the same
+  // up to renumbering (BA.CFc turned half way swaps its two fields but looks identical).
+  auto shapes = [&](int r) {
+    auto rot_edges = [r](uint8_t edges) { return static_cast<uint8_t>(((edges << r) | (edges >> (4 - r))) & 0xF); };
+    auto rot_halves = [r](uint8_t halves) {
+      return static_cast<uint8_t>(((halves << (2 * r)) | (halves >> (8 - 2 * r))) & 0xFF);
+    };
+    std::vector<std::array<int, 8>> out;
+    for (int s = 0; s < t.num_segments; ++s) {
+      const Segment& seg = t.segments[s];
+      int touched = 0;  // the board-frame edges of the cities a field touches
+      for (int c = 0; c < t.num_segments; ++c)
+        if (seg.touches & (1 << c)) touched |= 1 << rot_edges(t.segments[c].edges);
+      out.push_back({static_cast<int>(seg.kind), rot_edges(seg.edges), rot_halves(seg.halves), seg.pennants,
+                     static_cast<int>(seg.end), touched, seg.pig_herd * 2 + seg.inn, seg.inner_index ? 1 : 0});
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  };
   for (int r = 0; r < 4; ++r) {
     t.rot[r].canonical = static_cast<uint8_t>(r);
     for (int q = 0; q < r; ++q) {
-      if (t.rot[q].edge_word == t.rot[r].edge_word && t.rot[q].edge_segment == t.rot[r].edge_segment &&
-          t.rot[q].half_segment == t.rot[r].half_segment) {
+      if (t.rot[q].edge_word == t.rot[r].edge_word && shapes(q) == shapes(r)) {
         t.rot[r].canonical = static_cast<uint8_t>(q);
         break;
       }
