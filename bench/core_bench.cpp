@@ -1,1 +1,128 @@
-int main(){}
+// Core engine speed: move generation, apply, copy, and whole random games. Figures, not tests.
+// Run a Release build:  build/bin/meeple_bench --benchmark_min_time=1
+// The baseline row (NaivePlacements) is the slow reference generator of the tests, measured in the same
+// run, so speed-ups can be quoted as ratios on this noisy machine.
+#include <benchmark/benchmark.h>
+
+#include <vector>
+
+#include "../tests/support/naive_generator.h"
+#include "meeple/ai/player.h"
+#include "meeple/random.h"
+
+namespace meeple {
+namespace {
+
+Rules rules_for(uint8_t expansions, int players = 2) {
+  Rules r;
+  r.players = static_cast<uint8_t>(players);
+  r.expansions = expansions;
+  return r;
+}
+
+// Positions with a tile in hand, collected from random games (every placement decision of 20 games).
+std::vector<State> placement_positions(uint8_t expansions) {
+  std::vector<State> out;
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    Dealer dealer(seed);
+    RandomPlayer bot(seed);
+    State s(rules_for(expansions));
+    while (!s.is_terminal()) {
+      if (s.phase() == Phase::kPlace) out.push_back(s);
+      s.apply(s.is_chance() ? dealer.deal(s) : bot.choose(s));
+    }
+  }
+  return out;
+}
+
+void BM_LegalPlacements(benchmark::State& st) {
+  const auto positions = placement_positions(static_cast<uint8_t>(st.range(0)));
+  ActionList list;
+  size_t i = 0;
+  for (auto _ : st) {
+    positions[i].legal_actions(list);
+    benchmark::DoNotOptimize(list.size);
+    if (++i == positions.size()) i = 0;
+  }
+  st.SetItemsProcessed(st.iterations());
+  st.SetLabel("positions/s");
+}
+BENCHMARK(BM_LegalPlacements)->Arg(0)->ArgName("base");
+
+void BM_NaivePlacements(benchmark::State& st) {  // the baseline
+  const auto positions = placement_positions(0);
+  size_t i = 0;
+  for (auto _ : st) {
+    auto set = testing::naive_placements(positions[i], positions[i].drawn_tile());
+    benchmark::DoNotOptimize(set.size());
+    if (++i == positions.size()) i = 0;
+  }
+  st.SetItemsProcessed(st.iterations());
+  st.SetLabel("positions/s");
+}
+BENCHMARK(BM_NaivePlacements);
+
+void BM_ApplyPlacement(benchmark::State& st) {
+  const auto positions = placement_positions(0);
+  std::vector<Action> first;
+  for (const State& s : positions) {
+    ActionList list;
+    s.legal_actions(list);
+    first.push_back(list[list.size / 2]);
+  }
+  size_t i = 0;
+  State scratch = positions[0];
+  for (auto _ : st) {
+    st.PauseTiming();
+    scratch = positions[i];
+    st.ResumeTiming();
+    scratch.apply(first[i]);
+    benchmark::DoNotOptimize(scratch);
+    if (++i == positions.size()) i = 0;
+  }
+  st.SetItemsProcessed(st.iterations());
+}
+BENCHMARK(BM_ApplyPlacement);
+
+void BM_StateCopy(benchmark::State& st) {
+  const auto positions = placement_positions(0);
+  const State& src = positions[positions.size() / 2];
+  State dst = src;
+  for (auto _ : st) {
+    dst = src;
+    benchmark::DoNotOptimize(dst);
+    benchmark::ClobberMemory();
+  }
+  st.SetItemsProcessed(st.iterations());
+  st.SetBytesProcessed(st.iterations() * static_cast<int64_t>(sizeof(State)));
+}
+BENCHMARK(BM_StateCopy);
+
+// A whole game: deal, generate, choose uniformly, apply, until final scoring.
+void BM_RandomPlayout(benchmark::State& st) {
+  const Rules rules = rules_for(static_cast<uint8_t>(st.range(0)), static_cast<int>(st.range(1)));
+  uint64_t seed = 1;
+  ActionList list;
+  for (auto _ : st) {
+    Dealer dealer(seed);
+    Rng rng(seed++);
+    State s(rules);
+    while (!s.is_terminal()) {
+      if (s.is_chance()) {
+        s.apply(dealer.deal(s));
+      } else {
+        s.legal_actions(list);
+        s.apply(list[static_cast<int>(rng.below(static_cast<uint32_t>(list.size)))]);
+      }
+    }
+    benchmark::DoNotOptimize(s.score(0));
+  }
+  st.SetItemsProcessed(st.iterations());
+  st.SetLabel("games/s");
+}
+BENCHMARK(BM_RandomPlayout)->Args({0, 2})->Args({kRiver2 | kKingRobber, 2})->Args({0, 4})->ArgNames({"expansions", "players"});
+
+}  // namespace
+}  // namespace meeple
+
+BENCHMARK_MAIN();

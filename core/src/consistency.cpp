@@ -131,7 +131,8 @@ std::string State::check_consistency() const {
     for (int e = 0; e < 4; ++e) {
       const int x = pt.x + dx[e], y = pt.y + dy[e];
       if (naive_at(x, y) >= 0) continue;
-      frontier[cell_key(x, y)] |= static_cast<uint16_t>(((rot.edge_word >> (4 * e)) & 0xF) << (4 * kOpposite(e)));
+      const uint16_t kind = (rot.edge_word >> (4 * e)) & 0xF;
+      frontier[cell_key(x, y)] |= static_cast<uint16_t>((kind == 15 ? 0 : kind) << (4 * kOpposite(e)));
     }
   }
   if (static_cast<int>(frontier.size()) != frontier_size_) return "frontier has the wrong size";

@@ -16,23 +16,20 @@ enum Pile : int { kNormalPile = 0, kForkPile = 1, kRiverPile = 2, kLakePile = 3 
 
 struct PileTable {
   std::array<uint8_t, kMaxTileTypes> pile{};
+  std::array<std::vector<uint8_t>, 4> members;  // tile types of each pile, ascending
   PileTable() {
     for (const TileType& t : cat().tiles()) {
       if (t.index >= kMaxTileTypes) throw std::logic_error("more tile types than kMaxTileTypes");
       pile[t.index] = t.has(kFlagFork) ? kForkPile
                       : t.has(kFlagLake) ? kLakePile
                       : (t.river && !t.has(kFlagSpring)) ? kRiverPile : kNormalPile;
+      members[pile[t.index]].push_back(t.index);
     }
   }
 };
 const PileTable& piles() {
   static const PileTable table;
   return table;
-}
-
-// One bit per 4-bit nibble that is non-zero.
-constexpr uint16_t nonzero_nibbles(uint16_t v) {
-  return static_cast<uint16_t>((v | (v >> 1) | (v >> 2) | (v >> 3)) & 0x1111);
 }
 
 constexpr int kDx8[8] = {-1, 0, 1, 1, 1, 0, -1, -1};
@@ -255,7 +252,8 @@ void State::place_tile(int type, int rotation, CellKey cell) {
     const CellKey nk = neighbour(cell, e);
     const int j = find_cell(nk);
     if (j < 0) {
-      frontier_set(nk, kOpposite(e), (rot.edge_word >> (4 * e)) & kNibble);
+      const uint16_t kind = (rot.edge_word >> (4 * e)) & kNibble;
+      frontier_set(nk, kOpposite(e), kind == static_cast<uint16_t>(EdgeKind::kAbbey) ? 0 : kind);  // abbeys take anything
       continue;
     }
     const PlacedTile& other = tiles_[j];
@@ -308,10 +306,8 @@ void State::chance_outcomes(ChanceOutcomes& out) const {
   out.size = 0;
   out.total = 0;
   if (phase_ != Phase::kDraw) return;
-  const int pile = drawable_pile();
-  const int n = cat().size();
-  for (int t = 0; t < n; ++t) {
-    if (remaining_[t] && draw_pile(t) == pile) {
+  for (const uint8_t t : piles().members[drawable_pile()]) {
+    if (remaining_[t]) {
       out.items[out.size++] = ChanceOutcome{t, remaining_[t]};
       out.total += remaining_[t];
     }
@@ -351,18 +347,32 @@ bool State::river_placement_ok(const TileType& t, int rotation, CellKey cell, ui
   return turn_new != turn_prev;
 }
 
-void State::generate_placements(ActionList& out) const {
+// A tile fits a frontier cell in a rotation when each constrained edge has the required kind. Edge kinds
+// are one bit per nibble, so that is one AND and one compare per rotation.
+template <typename Emit>
+bool State::for_each_placement(Emit&& emit) const {
   const TileType& t = cat()[drawn_];
+  const auto& fits = t.distinct_rotations;
   for (int i = 0; i < frontier_size_; ++i) {
     const uint16_t req = frontier_req_[i];
-    const uint16_t need = nonzero_nibbles(req);
-    for (int r = 0; r < 4; ++r) {
-      const TileType::Rotated& rot = t.rot[r];
-      if (rot.canonical != r || nonzero_nibbles(rot.edge_word & req) != need) continue;
-      if (t.river && !river_placement_ok(t, r, frontier_key_[i], req)) continue;
-      out.push(Action::place(frontier_key_[i], r));
+    for (int k = 0; k < fits.count; ++k) {
+      if ((fits.edge_word[k] & req) != req) continue;
+      if (t.river && !river_placement_ok(t, fits.rotation[k], frontier_key_[i], req)) continue;
+      if (emit(Action::place(frontier_key_[i], fits.rotation[k]))) return true;
     }
   }
+  return false;
+}
+
+void State::generate_placements(ActionList& out) const {
+  for_each_placement([&out](Action a) {
+    out.push(a);
+    return false;
+  });
+}
+
+bool State::has_placement() const {
+  return for_each_placement([](Action) { return true; });
 }
 
 void State::generate_deploys(ActionList& out) const {
@@ -378,10 +388,13 @@ void State::generate_deploys(ActionList& out) const {
 }
 
 bool State::can_deploy() const {
-  ActionList list;
-  list.size = 0;
-  generate_deploys(list);
-  return list.size > 0;
+  if (followers_in_supply(turn_player_) == 0) return false;
+  const PlacedTile& pt = tiles_[last_tile_];
+  const TileType& tt = cat()[pt.type];
+  if (tt.has(kFlagVolcano) && rules_.on(Option::kVolcanoNoFollower)) return false;
+  for (int s = 0; s < tt.num_segments; ++s)
+    if (tt.segments[s].kind != SegmentKind::kRiver && followers_[find(pt.node_base + s)] == 0) return true;
+  return false;
 }
 
 void State::legal_actions(ActionList& out) const {
@@ -473,9 +486,7 @@ void State::apply(Action a) {
       --pile_left_[draw_pile(t)];
       drawn_ = static_cast<int16_t>(t);
       phase_ = Phase::kPlace;
-      ActionList list;
-      generate_placements(list);
-      if (list.size == 0) {  // B4: fits nowhere; removed, and the same player draws again
+      if (!has_placement()) {  // B4: fits nowhere; removed, and the same player draws again
         ++discarded_;
         start_draw();
       }

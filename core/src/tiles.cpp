@@ -173,6 +173,11 @@ void precompute_rotations(TileType& t) {
         break;
       }
     }
+    if (t.rot[r].canonical == r) {
+      auto& d = t.distinct_rotations;
+      d.rotation[d.count] = static_cast<uint8_t>(r);
+      d.edge_word[d.count++] = t.rot[r].edge_word;
+    }
   }
 }
 

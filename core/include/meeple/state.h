@@ -196,7 +196,10 @@ class State {
 
   void setup(std::span<const uint8_t> deck_counts);
   void place_tile(int type, int rotation, CellKey cell);  // setup and kPlace
+  template <typename Emit>
+  bool for_each_placement(Emit&& emit) const;  // stops when emit returns true
   void generate_placements(ActionList& out) const;
+  bool has_placement() const;
   void generate_deploys(ActionList& out) const;
   bool can_deploy() const;
   bool river_placement_ok(const TileType& t, int rotation, CellKey cell, uint16_t req) const;
@@ -239,7 +242,7 @@ class State {
   std::array<uint8_t, kCellSlots> cell_index_;  // 0xFF: empty slot
 
   // Frontier: empty cells next to the board, sorted by key, with what each edge must be: per edge 4 bits
-  // of EdgeKind (0 if no neighbour; 15 next to an abbey, which takes anything).
+  // of EdgeKind (0 if no neighbour, or next to an abbey, which takes anything).
   std::array<CellKey, kMaxFrontier> frontier_key_;
   std::array<uint16_t, kMaxFrontier> frontier_req_;
 

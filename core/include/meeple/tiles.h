@@ -73,6 +73,12 @@ struct TileType {
     uint8_t canonical = 0;                       // smallest rotation with an identical layout
   };
   std::array<Rotated, 4> rot{};
+  // The rotations that give distinct layouts, ascending, with their edge words: what placement tries.
+  struct DistinctRotations {
+    uint8_t count = 0;
+    std::array<uint8_t, 4> rotation{};
+    std::array<uint16_t, 4> edge_word{};
+  } distinct_rotations;
 
   bool has(TileFlag f) const { return flags & f; }
 };
