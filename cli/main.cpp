@@ -1,5 +1,8 @@
 // The `meeple` command line: replay records, self-play, perft, info.
 #include <CLI/CLI.hpp>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -105,6 +108,7 @@ int run_selfplay(int players, int games, uint64_t seed, const std::vector<std::s
     if (!out) throw std::invalid_argument("cannot write '" + out_path + "'");
   }
   std::vector<SeatStats> stats(players);
+  const bool progress = games >= 100 && isatty(fileno(stderr));
   for (int g = 0; g < games; ++g) {
     const uint64_t game_seed = seed + static_cast<uint64_t>(g);
     std::vector<std::unique_ptr<Player>> seats;
@@ -130,9 +134,10 @@ int run_selfplay(int players, int games, uint64_t seed, const std::vector<std::s
       for (int c = 0; c < kNumCategories; ++c) stats[p].categories[c] += state.score(p, c);
     }
     if (out) out << record.finish(state).to_line() << "\n" << std::flush;
-    if (games >= 100 && (g + 1) % (games / 10) == 0) std::cerr << "\r" << (g + 1) << "/" << games << " games" << std::flush;
+    if (progress && (g + 1) % std::max(1, games / 100) == 0)
+      std::cerr << "\r" << (g + 1) << "/" << games << " games" << std::flush;
   }
-  if (games >= 100) std::cerr << "\n";
+  if (progress) std::cerr << "\r" << std::string(30, ' ') << "\r";
   std::printf("%d games, %d players, rules: %s\n", games, players, rules.to_string().c_str());
   std::printf("%-5s %-8s %8s %7s %8s", "seat", "bot", "wins", "win%", "score");
   for (int c = 0; c < kNumCategories; ++c) std::printf(" %8s", category_name(c));
