@@ -5,11 +5,7 @@
 
 namespace meeple {
 
-Action RandomPlayer::choose(const State& state) {
-  ActionList actions;
-  state.legal_actions(actions);
-  return actions[static_cast<int>(rng_.below(static_cast<uint32_t>(actions.size)))];
-}
+Action RandomPlayer::choose(const State& state) { return state.sample_legal_action(rng_); }
 
 double GreedyPlayer::value_after(const State& state, Action a, int me) const {
   State next = state;

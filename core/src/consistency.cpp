@@ -138,8 +138,8 @@ std::string State::check_consistency() const {
   if (static_cast<int>(frontier.size()) != frontier_size_) return "frontier has the wrong size";
   int i = 0;
   for (auto [key, req] : frontier) {
-    if (frontier_key_[i] != key) return "frontier cell " + at_cell(key_x(key), key_y(key)) + " missing or out of order";
-    if (frontier_req_[i] != req) return "frontier cell " + at_cell(key_x(key), key_y(key)) + " has wrong edge constraints";
+    if ((frontier_[i] >> 16) != key) return "frontier cell " + at_cell(key_x(key), key_y(key)) + " missing or out of order";
+    if (static_cast<uint16_t>(frontier_[i]) != req) return "frontier cell " + at_cell(key_x(key), key_y(key)) + " has wrong edge constraints";
     ++i;
   }
 

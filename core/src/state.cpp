@@ -8,7 +8,11 @@ namespace meeple {
 
 namespace {
 
-const TileCatalog& cat() { return TileCatalog::get(); }
+// Resolved once: TileCatalog::get() guards a function-local static on every call.
+const TileCatalog& cat() {
+  static const TileCatalog* const catalog = &TileCatalog::get();
+  return *catalog;
+}
 
 // Piles tiles are drawn from, in order: with the River II the fork comes first, then the river tiles,
 // then the volcano lake; normal tiles follow when those are empty (R2).
@@ -69,8 +73,7 @@ State::State(const Rules& rules, std::span<const uint8_t> deck_counts) : rules_(
   tiles_.fill(PlacedTile{});
   cell_key_.fill(0);
   cell_index_.fill(0xFF);
-  frontier_key_.fill(0);
-  frontier_req_.fill(0);
+  frontier_.fill(0);
   parent_.fill(0);
   next_member_.fill(0);
   node_tile_.fill(0);
@@ -154,34 +157,40 @@ void State::insert_cell(CellKey k, int index) {
   cell_index_[slot] = static_cast<uint8_t>(index);
 }
 
+int State::frontier_lower_bound(CellKey k) const {
+  // Branch-free binary search: the frontier is short and its order unpredictable.
+  const uint32_t target = static_cast<uint32_t>(k) << 16;
+  const uint32_t* base = frontier_.data();
+  int n = frontier_size_;
+  while (n > 1) {
+    const int half = n / 2;
+    base = (base[half - 1] < target) ? base + half : base;
+    n -= half;
+  }
+  const int i = static_cast<int>(base - frontier_.data());
+  return (n == 1 && *base < target) ? i + 1 : i;
+}
+
 int State::frontier_index(CellKey k) const {
-  const CellKey* first = frontier_key_.data();
-  const CellKey* it = std::lower_bound(first, first + frontier_size_, k);
-  return (it != first + frontier_size_ && *it == k) ? static_cast<int>(it - first) : -1;
+  const int i = frontier_lower_bound(k);
+  return (i < frontier_size_ && (frontier_[i] >> 16) == k) ? i : -1;
 }
 
 void State::frontier_set(CellKey k, int edge, uint16_t edge_kind_bits) {
-  CellKey* first = frontier_key_.data();
-  CellKey* it = std::lower_bound(first, first + frontier_size_, k);
-  const int i = static_cast<int>(it - first);
-  if (i == frontier_size_ || *it != k) {
-    const int tail = frontier_size_ - i;
-    std::memmove(&frontier_key_[i + 1], &frontier_key_[i], tail * sizeof(CellKey));
-    std::memmove(&frontier_req_[i + 1], &frontier_req_[i], tail * sizeof(uint16_t));
-    frontier_key_[i] = k;
-    frontier_req_[i] = 0;
+  const int i = frontier_lower_bound(k);
+  if (i == frontier_size_ || (frontier_[i] >> 16) != k) {
+    for (int j = frontier_size_; j > i; --j) frontier_[j] = frontier_[j - 1];
+    frontier_[i] = static_cast<uint32_t>(k) << 16;
     ++frontier_size_;
   }
-  frontier_req_[i] = static_cast<uint16_t>(frontier_req_[i] | (edge_kind_bits << (4 * edge)));
+  frontier_[i] |= static_cast<uint32_t>(edge_kind_bits) << (4 * edge);
 }
 
 void State::frontier_remove(CellKey k) {
   const int i = frontier_index(k);
   if (i < 0) return;
-  const int tail = frontier_size_ - i - 1;
-  std::memmove(&frontier_key_[i], &frontier_key_[i + 1], tail * sizeof(CellKey));
-  std::memmove(&frontier_req_[i], &frontier_req_[i + 1], tail * sizeof(uint16_t));
   --frontier_size_;
+  for (int j = i; j < frontier_size_; ++j) frontier_[j] = frontier_[j + 1];
 }
 
 // Joins the features of two nodes. A city or road may come to cross the same tile twice (a tile with two
@@ -248,12 +257,15 @@ void State::place_tile(int type, int rotation, CellKey cell) {
   insert_cell(cell, idx);
   frontier_remove(cell);
 
+  // The 8 squares around, clockwise from the north-west; the orthogonal neighbour across edge e is ring[2e+1].
+  std::array<int, 8> ring;
+  for (int d = 0; d < 8; ++d) ring[d] = find_cell(cell_key(key_x(cell) + kDx8[d], key_y(cell) + kDy8[d]));
+
   for (int e = 0; e < 4; ++e) {
-    const CellKey nk = neighbour(cell, e);
-    const int j = find_cell(nk);
+    const int j = ring[2 * e + 1];
     if (j < 0) {
       const uint16_t kind = (rot.edge_word >> (4 * e)) & kNibble;
-      frontier_set(nk, kOpposite(e), kind == static_cast<uint16_t>(EdgeKind::kAbbey) ? 0 : kind);  // abbeys take anything
+      frontier_set(neighbour(cell, e), kOpposite(e), kind == static_cast<uint16_t>(EdgeKind::kAbbey) ? 0 : kind);  // abbeys take anything
       continue;
     }
     const PlacedTile& other = tiles_[j];
@@ -273,13 +285,16 @@ void State::place_tile(int type, int rotation, CellKey cell) {
       if (fa != kNoSegment && fb != kNoSegment) unite(base + fa, other.node_base + fb);
     }
   }
+  // Neighbour counts, and the cloisters and shrines this tile completes (B8).
+  num_completed_cloisters_ = 0;
   for (int d = 0; d < 8; ++d) {
-    const int j = find_cell(cell_key(key_x(cell) + kDx8[d], key_y(cell) + kDy8[d]));
+    const int j = ring[d];
     if (j >= 0) {
-      ++tiles_[j].around;
       ++tiles_[idx].around;
+      if (++tiles_[j].around == 8 && c[tiles_[j].type].cloister >= 0) completed_cloisters_[num_completed_cloisters_++] = static_cast<uint8_t>(j);
     }
   }
+  if (tiles_[idx].around == 8 && tt.cloister >= 0) completed_cloisters_[num_completed_cloisters_++] = static_cast<uint8_t>(idx);
 }
 
 // ---- Who acts, chance --------------------------------------------------------------------------------
@@ -312,6 +327,15 @@ void State::chance_outcomes(ChanceOutcomes& out) const {
       out.total += remaining_[t];
     }
   }
+}
+
+int State::sample_draw_tile(uint64_t random_below_left) const {
+  int r = static_cast<int>(random_below_left);
+  for (const uint8_t t : piles().members[drawable_pile()]) {
+    if (r < remaining_[t]) return t;
+    r -= remaining_[t];
+  }
+  return -1;
 }
 
 void State::start_draw() {
@@ -348,27 +372,35 @@ bool State::river_placement_ok(const TileType& t, int rotation, CellKey cell, ui
 }
 
 // A tile fits a frontier cell in a rotation when each constrained edge has the required kind. Edge kinds
-// are one bit per nibble, so that is one AND and one compare per rotation.
+// are one bit per nibble, so that is one AND and one compare per rotation. The tile's data is copied to
+// locals first: the output list could alias it as far as the compiler knows.
 template <typename Emit>
 bool State::for_each_placement(Emit&& emit) const {
   const TileType& t = cat()[drawn_];
-  const auto& fits = t.distinct_rotations;
-  for (int i = 0; i < frontier_size_; ++i) {
-    const uint16_t req = frontier_req_[i];
-    for (int k = 0; k < fits.count; ++k) {
-      if ((fits.edge_word[k] & req) != req) continue;
-      if (t.river && !river_placement_ok(t, fits.rotation[k], frontier_key_[i], req)) continue;
-      if (emit(Action::place(frontier_key_[i], fits.rotation[k]))) return true;
+  const int count = t.distinct_rotations.count;
+  const std::array<uint16_t, 4> words = t.distinct_rotations.edge_word;
+  const std::array<uint8_t, 4> rotations = t.distinct_rotations.rotation;
+  const bool river = t.river;
+  const int cells = frontier_size_;
+  for (int i = 0; i < cells; ++i) {
+    const uint16_t req = static_cast<uint16_t>(frontier_[i]);
+    for (int k = 0; k < count; ++k) {
+      if ((words[k] & req) != req) continue;
+      const CellKey cell = static_cast<CellKey>(frontier_[i] >> 16);
+      if (river && !river_placement_ok(t, rotations[k], cell, req)) continue;
+      if (emit(Action::place(cell, rotations[k]))) return true;
     }
   }
   return false;
 }
 
 void State::generate_placements(ActionList& out) const {
-  for_each_placement([&out](Action a) {
-    out.push(a);
+  int n = out.size;
+  for_each_placement([&](Action a) {
+    out.items[n++] = a;
     return false;
   });
+  out.size = n;
 }
 
 bool State::has_placement() const {
@@ -574,13 +606,9 @@ void State::score_completed() {
       }
     }
   }
-  // Cloisters and shrines completed by this tile: its own, and any of the 8 around it (B8).
-  for (int d = -1; d < 8; ++d) {
-    const int j = d < 0 ? last_tile_ : find_cell(cell_key(pt.x + kDx8[d], pt.y + kDy8[d]));
-    if (j < 0) continue;
-    const PlacedTile& other = tiles_[j];
-    const int cs = c[other.type].cloister;
-    if (cs >= 0 && other.around == 8) score_feature(other.node_base + cs, 9, kCloisterPoints);
+  for (int i = 0; i < num_completed_cloisters_; ++i) {
+    const PlacedTile& other = tiles_[completed_cloisters_[i]];
+    score_feature(other.node_base + c[other.type].cloister, 9, kCloisterPoints);
   }
 }
 
@@ -688,9 +716,7 @@ bool State::operator==(const State& o) const {
   auto same_prefix = [](const auto& a, const auto& b, int n) { return std::equal(a.begin(), a.begin() + n, b.begin()); };
   for (int i = 0; i < num_tiles_; ++i)
     if (std::memcmp(&tiles_[i], &o.tiles_[i], sizeof(PlacedTile)) != 0) return false;
-  if (!same_prefix(frontier_key_, o.frontier_key_, frontier_size_) ||
-      !same_prefix(frontier_req_, o.frontier_req_, frontier_size_))
-    return false;
+  if (!same_prefix(frontier_, o.frontier_, frontier_size_)) return false;
   for (int n = 0; n < num_nodes_; ++n) {
     if (find(n) != o.find(n) || node_tile_[n] != o.node_tile_[n]) return false;
     if (find(n) == n && (open_[n] != o.open_[n] || tile_count_[n] != o.tile_count_[n] ||

@@ -48,14 +48,7 @@ class Dealer {
  public:
   explicit Dealer(uint64_t seed) : rng_(seed) {}
   Action deal(const State& state) {
-    ChanceOutcomes outcomes;
-    state.chance_outcomes(outcomes);
-    uint32_t r = rng_.below(static_cast<uint32_t>(outcomes.total));
-    for (int i = 0; i < outcomes.size; ++i) {
-      if (r < static_cast<uint32_t>(outcomes.items[i].copies)) return Action::draw(outcomes.items[i].tile);
-      r -= outcomes.items[i].copies;
-    }
-    return Action::draw(outcomes.items[outcomes.size - 1].tile);
+    return Action::draw(state.sample_draw_tile(rng_.below(static_cast<uint32_t>(state.drawable_now()))));
   }
 
  private:

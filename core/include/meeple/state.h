@@ -131,6 +131,11 @@ class State {
   // Tiles still to come (drawable now or later), per type: public information.
   int remaining(int tile) const { return remaining_[tile]; }
   int tiles_left() const;
+  // Tiles in the pile drawn from now (the total of chance_outcomes()).
+  int drawable_now() const { return pile_left_[drawable_pile()]; }
+  // The tile that uniform position `r` (0 <= r < drawable_now()) picks among the drawable copies, in
+  // chance_outcomes() order: how a dealer draws without building the list.
+  int sample_draw_tile(uint64_t r) const;
   // Piles are drawn one after the other in kPileOrder: with the River II the fork (1), the river tiles
   // (2), the lake (3); then the normal tiles (0).
   static int draw_pile(int tile);
@@ -142,6 +147,10 @@ class State {
   // giving the same layout (a symmetric tile) are listed once, with the smallest rotation; apply() takes
   // either. Empty at chance and terminal nodes. Allocation-free.
   void legal_actions(ActionList& out) const;
+  // One legal action drawn uniformly at random (exactly the distribution of picking from legal_actions()),
+  // found by rejection sampling over frontier cells and rotations: several times faster for playouts.
+  template <typename Rng>
+  Action sample_legal_action(Rng& rng) const;
   // Applies a legal action (a draw at chance nodes). Undefined for an illegal one: use try_apply.
   void apply(Action a);
   // Applies `a` if it is legal here and returns an empty string; otherwise leaves the state unchanged and
@@ -166,7 +175,7 @@ class State {
   int drawn_tile() const { return drawn_; }     // tile type in hand during kPlace, else -1
   int discarded() const { return discarded_; }  // tiles that fit nowhere so far
   int frontier_size() const { return frontier_size_; }
-  CellKey frontier_cell(int i) const { return frontier_key_[i]; }
+  CellKey frontier_cell(int i) const { return static_cast<CellKey>(frontier_[i] >> 16); }
   // Feature node of a segment of a placed tile, and information about the feature it belongs to.
   int node(int tile_index, int segment) const { return tiles_[tile_index].node_base + segment; }
   FeatureInfo feature(int node) const;
@@ -215,7 +224,8 @@ class State {
   void unite(int a, int b);
   int find_cell(CellKey k) const;
   void insert_cell(CellKey k, int index);
-  int frontier_index(CellKey k) const;  // position in the sorted frontier, or -1
+  int frontier_lower_bound(CellKey k) const;  // first position whose key is >= k
+  int frontier_index(CellKey k) const;        // position of k in the frontier, or -1
   void frontier_set(CellKey k, int edge, uint16_t edge_kind_bits);
   void frontier_remove(CellKey k);
 
@@ -231,7 +241,9 @@ class State {
   uint16_t num_tiles_ = 0;
   uint16_t num_nodes_ = 0;
   uint16_t frontier_size_ = 0;
-  uint16_t pile_left_[4] = {};  // tiles left per pile (see pile_of)
+  uint16_t pile_left_[4] = {};  // tiles left per pile (see draw_pile)
+  uint8_t num_completed_cloisters_ = 0;
+  std::array<uint8_t, 9> completed_cloisters_{};  // tiles whose cloister the last placement completed
 
   std::array<std::array<int16_t, kNumCategories>, kMaxPlayers> scores_{};
   std::array<std::array<uint16_t, kFiguresPerPlayer>, kMaxPlayers> figures_{};
@@ -241,10 +253,9 @@ class State {
   std::array<uint16_t, kCellSlots> cell_key_;
   std::array<uint8_t, kCellSlots> cell_index_;  // 0xFF: empty slot
 
-  // Frontier: empty cells next to the board, sorted by key, with what each edge must be: per edge 4 bits
-  // of EdgeKind (0 if no neighbour, or next to an abbey, which takes anything).
-  std::array<CellKey, kMaxFrontier> frontier_key_;
-  std::array<uint16_t, kMaxFrontier> frontier_req_;
+  // Frontier: empty cells next to the board, sorted by key: (key << 16) | what each edge must be, 4 bits
+  // of EdgeKind per edge (0 if no neighbour, or next to an abbey, which takes anything).
+  std::array<uint32_t, kMaxFrontier> frontier_;
 
   // Features: a union-find over segment nodes with aggregates kept at the roots, and a circular list of
   // each feature's members (merged in O(1)) for the rare walks over a whole feature.
@@ -256,6 +267,27 @@ class State {
   std::array<uint8_t, kMaxNodes> pennants_;      // root
   std::array<uint32_t, kMaxNodes> followers_;    // root: 4 bits of figure strength per player
 };
+
+template <typename Rng>
+Action State::sample_legal_action(Rng& rng) const {
+  if (phase_ == Phase::kPlace) {
+    // Uniform over (cell, distinct rotation) pairs, accepted when legal: uniform over legal placements.
+    const TileType& t = TileCatalog::get()[drawn_];
+    const uint32_t pairs = static_cast<uint32_t>(frontier_size_) * t.distinct_rotations.count;
+    for (int attempt = 0; attempt < 64; ++attempt) {
+      const uint32_t pick = rng.below(pairs);
+      const int i = static_cast<int>(pick / t.distinct_rotations.count), k = static_cast<int>(pick % t.distinct_rotations.count);
+      const uint16_t req = static_cast<uint16_t>(frontier_[i]);
+      const CellKey cell = static_cast<CellKey>(frontier_[i] >> 16);
+      if ((t.distinct_rotations.edge_word[k] & req) != req) continue;
+      if (t.river && !river_placement_ok(t, t.distinct_rotations.rotation[k], cell, req)) continue;
+      return Action::place(cell, t.distinct_rotations.rotation[k]);
+    }
+  }
+  ActionList list;  // rare: few legal placements, or another phase
+  legal_actions(list);
+  return list[static_cast<int>(rng.below(static_cast<uint32_t>(list.size)))];
+}
 
 inline constexpr size_t kStateBytes = sizeof(State);
 static_assert(std::is_trivially_copyable_v<State>, "search copies states with memcpy");
