@@ -136,11 +136,17 @@ std::string State::check_consistency() const {
     }
   }
   if (static_cast<int>(frontier.size()) != frontier_size_) return "frontier has the wrong size";
-  int i = 0;
+  {
+    int k = 0;
+    for (auto [key, req] : frontier) {
+      const uint32_t entry = frontier_order_[k++];
+      if ((entry >> 16) != key || (frontier_[entry & 0xFFFF] >> 16) != key) return "sorted frontier view is wrong at " + at_cell(key_x(key), key_y(key));
+    }
+  }
   for (auto [key, req] : frontier) {
-    if ((frontier_[i] >> 16) != key) return "frontier cell " + at_cell(key_x(key), key_y(key)) + " missing or out of order";
+    const int i = frontier_index(key);
+    if (i < 0 || (frontier_[i] >> 16) != key) return "frontier cell " + at_cell(key_x(key), key_y(key)) + " missing";
     if (static_cast<uint16_t>(frontier_[i]) != req) return "frontier cell " + at_cell(key_x(key), key_y(key)) + " has wrong edge constraints";
-    ++i;
   }
 
   // Tile piles.

@@ -72,8 +72,9 @@ State::State(const Rules& rules, std::span<const uint8_t> deck_counts) : rules_(
   rules_.validate();
   tiles_.fill(PlacedTile{});
   cell_key_.fill(0);
-  cell_index_.fill(0xFF);
+  cell_value_.fill(kEmptySlot);
   frontier_.fill(0);
+  frontier_order_.fill(0);
   parent_.fill(0);
   next_member_.fill(0);
   node_tile_.fill(0);
@@ -141,56 +142,65 @@ int State::find(int x) const {
   return x;
 }
 
+int State::cell_slot(CellKey k) const {
+  unsigned slot = (static_cast<uint32_t>(k) * 0x9E3779B1u) >> 23;
+  while (cell_value_[slot] != kEmptySlot && cell_key_[slot] != k) slot = (slot + 1) & (kCellSlots - 1);
+  return static_cast<int>(slot);
+}
+
 int State::find_cell(CellKey k) const {
-  unsigned slot = (static_cast<uint32_t>(k) * 0x9E3779B1u) >> 24;
-  while (cell_index_[slot] != 0xFF) {
-    if (cell_key_[slot] == k) return cell_index_[slot];
-    slot = (slot + 1) & (kCellSlots - 1);
-  }
-  return -1;
+  const uint16_t v = cell_value_[cell_slot(k)];
+  return v < kFrontierFlag ? v : -1;
 }
 
-void State::insert_cell(CellKey k, int index) {
-  unsigned slot = (static_cast<uint32_t>(k) * 0x9E3779B1u) >> 24;
-  while (cell_index_[slot] != 0xFF) slot = (slot + 1) & (kCellSlots - 1);
-  cell_key_[slot] = k;
-  cell_index_[slot] = static_cast<uint8_t>(index);
+int State::frontier_index(CellKey k) const {
+  const uint16_t v = cell_value_[cell_slot(k)];
+  return (v != kEmptySlot && (v & kFrontierFlag)) ? (v & ~kFrontierFlag) : -1;
 }
 
-int State::frontier_lower_bound(CellKey k) const {
-  // Branch-free binary search: the frontier is short and its order unpredictable.
+int State::order_lower_bound(CellKey k) const {
+  // Branch-free binary search over the sorted view.
   const uint32_t target = static_cast<uint32_t>(k) << 16;
-  const uint32_t* base = frontier_.data();
+  const uint32_t* base = frontier_order_.data();
   int n = frontier_size_;
   while (n > 1) {
     const int half = n / 2;
     base = (base[half - 1] < target) ? base + half : base;
     n -= half;
   }
-  const int i = static_cast<int>(base - frontier_.data());
+  const int i = static_cast<int>(base - frontier_order_.data());
   return (n == 1 && *base < target) ? i + 1 : i;
 }
 
-int State::frontier_index(CellKey k) const {
-  const int i = frontier_lower_bound(k);
-  return (i < frontier_size_ && (frontier_[i] >> 16) == k) ? i : -1;
-}
-
-void State::frontier_set(CellKey k, int edge, uint16_t edge_kind_bits) {
-  const int i = frontier_lower_bound(k);
-  if (i == frontier_size_ || (frontier_[i] >> 16) != k) {
-    for (int j = frontier_size_; j > i; --j) frontier_[j] = frontier_[j - 1];
-    frontier_[i] = static_cast<uint32_t>(k) << 16;
-    ++frontier_size_;
+void State::frontier_set(int slot, CellKey k, int edge, uint16_t edge_kind_bits) {
+  if (cell_value_[slot] == kEmptySlot) {  // a new frontier cell: append, and insert into the sorted view
+    const int pos = frontier_size_;
+    const int at = order_lower_bound(k);
+    for (int j = frontier_size_; j > at; --j) frontier_order_[j] = frontier_order_[j - 1];
+    frontier_order_[at] = (static_cast<uint32_t>(k) << 16) | static_cast<uint32_t>(pos);
+    cell_key_[slot] = k;
+    cell_value_[slot] = static_cast<uint16_t>(kFrontierFlag | pos);
+    frontier_[frontier_size_++] = static_cast<uint32_t>(k) << 16;
   }
-  frontier_[i] |= static_cast<uint32_t>(edge_kind_bits) << (4 * edge);
+  frontier_[cell_value_[slot] & ~kFrontierFlag] |= static_cast<uint32_t>(edge_kind_bits) << (4 * edge);
 }
 
-void State::frontier_remove(CellKey k) {
-  const int i = frontier_index(k);
-  if (i < 0) return;
-  --frontier_size_;
-  for (int j = i; j < frontier_size_; ++j) frontier_[j] = frontier_[j + 1];
+void State::occupy_cell(CellKey k, int index) {
+  const int slot = cell_slot(k);
+  if (cell_value_[slot] != kEmptySlot) {  // a frontier cell: remove it from the frontier and its view
+    const int pos = cell_value_[slot] & ~kFrontierFlag;
+    const int at = order_lower_bound(k);
+    for (int j = at + 1; j < frontier_size_; ++j) frontier_order_[j - 1] = frontier_order_[j];
+    const uint32_t last = frontier_[--frontier_size_];
+    if (pos != frontier_size_) {  // the last cell moves into the hole
+      const CellKey moved = static_cast<CellKey>(last >> 16);
+      frontier_[pos] = last;
+      cell_value_[cell_slot(moved)] = static_cast<uint16_t>(kFrontierFlag | pos);
+      frontier_order_[order_lower_bound(moved)] = (static_cast<uint32_t>(moved) << 16) | static_cast<uint32_t>(pos);
+    }
+  }
+  cell_key_[slot] = k;
+  cell_value_[slot] = static_cast<uint16_t>(index);
 }
 
 // Joins the features of two nodes. A city or road may come to cross the same tile twice (a tile with two
@@ -254,18 +264,21 @@ void State::place_tile(int type, int rotation, CellKey cell) {
     pennants_[n] = seg.pennants;
     followers_[n] = 0;
   }
-  insert_cell(cell, idx);
-  frontier_remove(cell);
+  occupy_cell(cell, idx);
 
   // The 8 squares around, clockwise from the north-west; the orthogonal neighbour across edge e is ring[2e+1].
-  std::array<int, 8> ring;
-  for (int d = 0; d < 8; ++d) ring[d] = find_cell(cell_key(key_x(cell) + kDx8[d], key_y(cell) + kDy8[d]));
+  std::array<int, 8> ring_slot, ring;
+  for (int d = 0; d < 8; ++d) {
+    ring_slot[d] = cell_slot(cell_key(key_x(cell) + kDx8[d], key_y(cell) + kDy8[d]));
+    ring[d] = cell_value_[ring_slot[d]] < kFrontierFlag ? cell_value_[ring_slot[d]] : -1;
+  }
 
   for (int e = 0; e < 4; ++e) {
     const int j = ring[2 * e + 1];
     if (j < 0) {
       const uint16_t kind = (rot.edge_word >> (4 * e)) & kNibble;
-      frontier_set(neighbour(cell, e), kOpposite(e), kind == static_cast<uint16_t>(EdgeKind::kAbbey) ? 0 : kind);  // abbeys take anything
+      frontier_set(ring_slot[2 * e + 1], neighbour(cell, e), kOpposite(e),
+                   kind == static_cast<uint16_t>(EdgeKind::kAbbey) ? 0 : kind);  // abbeys take anything
       continue;
     }
     const PlacedTile& other = tiles_[j];
@@ -383,10 +396,11 @@ bool State::for_each_placement(Emit&& emit) const {
   const bool river = t.river;
   const int cells = frontier_size_;
   for (int i = 0; i < cells; ++i) {
-    const uint16_t req = static_cast<uint16_t>(frontier_[i]);
+    const uint32_t entry = frontier_order_[i];
+    const uint16_t req = static_cast<uint16_t>(frontier_[entry & 0xFFFF]);
     for (int k = 0; k < count; ++k) {
       if ((words[k] & req) != req) continue;
-      const CellKey cell = static_cast<CellKey>(frontier_[i] >> 16);
+      const CellKey cell = static_cast<CellKey>(entry >> 16);
       if (river && !river_placement_ok(t, rotations[k], cell, req)) continue;
       if (emit(Action::place(cell, rotations[k]))) return true;
     }
@@ -711,12 +725,13 @@ bool State::operator==(const State& o) const {
       last_tile_ != o.last_tile_ || discarded_ != o.discarded_ || num_tiles_ != o.num_tiles_ ||
       num_nodes_ != o.num_nodes_ || frontier_size_ != o.frontier_size_ ||
       std::memcmp(pile_left_, o.pile_left_, sizeof pile_left_) != 0 || scores_ != o.scores_ ||
-      figures_ != o.figures_ || remaining_ != o.remaining_ || cell_key_ != o.cell_key_ || cell_index_ != o.cell_index_)
+      figures_ != o.figures_ || remaining_ != o.remaining_ || cell_key_ != o.cell_key_ || cell_value_ != o.cell_value_)
     return false;
   auto same_prefix = [](const auto& a, const auto& b, int n) { return std::equal(a.begin(), a.begin() + n, b.begin()); };
   for (int i = 0; i < num_tiles_; ++i)
     if (std::memcmp(&tiles_[i], &o.tiles_[i], sizeof(PlacedTile)) != 0) return false;
-  if (!same_prefix(frontier_, o.frontier_, frontier_size_)) return false;
+  if (!same_prefix(frontier_, o.frontier_, frontier_size_) || !same_prefix(frontier_order_, o.frontier_order_, frontier_size_))
+    return false;
   for (int n = 0; n < num_nodes_; ++n) {
     if (find(n) != o.find(n) || node_tile_[n] != o.node_tile_[n]) return false;
     if (find(n) == n && (open_[n] != o.open_[n] || tile_count_[n] != o.tile_count_[n] ||

@@ -48,7 +48,7 @@ inline constexpr int kMaxFrontier = 2 * kMaxTiles + 4;   // empty cells next to 
 inline constexpr int kMaxTileTypes = 80;
 inline constexpr int kFollowersPerPlayer = 7;
 inline constexpr int kFiguresPerPlayer = 10;             // 7 followers, then mayor, wagon, barn slots
-inline constexpr int kCellSlots = 256;                   // open-addressing table of placed cells
+inline constexpr int kCellSlots = 512;                   // open-addressing table of placed and frontier cells
 // Longest legal-action list: every frontier cell in every rotation, or every deploy.
 inline constexpr int kMaxActions = 4 * kMaxFrontier;
 
@@ -175,6 +175,7 @@ class State {
   int drawn_tile() const { return drawn_; }     // tile type in hand during kPlace, else -1
   int discarded() const { return discarded_; }  // tiles that fit nowhere so far
   int frontier_size() const { return frontier_size_; }
+  // The i-th empty cell next to the board (in the order cells joined the frontier, not sorted).
   CellKey frontier_cell(int i) const { return static_cast<CellKey>(frontier_[i] >> 16); }
   // Feature node of a segment of a placed tile, and information about the feature it belongs to.
   int node(int tile_index, int segment) const { return tiles_[tile_index].node_base + segment; }
@@ -202,6 +203,8 @@ class State {
 
  private:
   static constexpr uint16_t kInSupply = 0xFFFF;
+  static constexpr uint16_t kEmptySlot = 0xFFFF;    // cell table: no cell
+  static constexpr uint16_t kFrontierFlag = 0x8000;  // cell table: frontier cell, low bits its position
 
   void setup(std::span<const uint8_t> deck_counts);
   void place_tile(int type, int rotation, CellKey cell);  // setup and kPlace
@@ -222,12 +225,12 @@ class State {
 
   int find(int node) const;
   void unite(int a, int b);
-  int find_cell(CellKey k) const;
-  void insert_cell(CellKey k, int index);
-  int frontier_lower_bound(CellKey k) const;  // first position whose key is >= k
-  int frontier_index(CellKey k) const;        // position of k in the frontier, or -1
-  void frontier_set(CellKey k, int edge, uint16_t edge_kind_bits);
-  void frontier_remove(CellKey k);
+  int cell_slot(CellKey k) const;  // the table slot holding k, or the empty slot where it would go
+  int find_cell(CellKey k) const;  // placed tile index, or -1
+  int frontier_index(CellKey k) const;  // position of k in the frontier, or -1
+  int order_lower_bound(CellKey k) const;  // position of k (or where it would go) in frontier_order_
+  void frontier_set(int slot, CellKey k, int edge, uint16_t edge_kind_bits);
+  void occupy_cell(CellKey k, int index);  // a tile is placed there: leaves the frontier
 
   Rules rules_;
   Phase phase_ = Phase::kDraw;
@@ -250,12 +253,17 @@ class State {
   std::array<uint8_t, kMaxTileTypes> remaining_{};
 
   std::array<PlacedTile, kMaxTiles> tiles_;
+  // Cells, placed and frontier, in one open-addressing table (cells are never removed): the value is the
+  // tile index, or kFrontierFlag | position in frontier_, or kEmptySlot.
   std::array<uint16_t, kCellSlots> cell_key_;
-  std::array<uint8_t, kCellSlots> cell_index_;  // 0xFF: empty slot
+  std::array<uint16_t, kCellSlots> cell_value_;
 
-  // Frontier: empty cells next to the board, sorted by key: (key << 16) | what each edge must be, 4 bits
-  // of EdgeKind per edge (0 if no neighbour, or next to an abbey, which takes anything).
+  // Frontier: empty cells next to the board, unordered: (key << 16) | what each edge must be, 4 bits
+  // of EdgeKind per edge (0 if no neighbour, or next to an abbey, which takes anything). Updating a
+  // cell's constraints is O(1) through the cell table; frontier_order_ is the same cells sorted by key,
+  // (key << 16) | position in frontier_, so placements are generated in action order without sorting.
   std::array<uint32_t, kMaxFrontier> frontier_;
+  std::array<uint32_t, kMaxFrontier> frontier_order_;
 
   // Features: a union-find over segment nodes with aggregates kept at the roots, and a circular list of
   // each feature's members (merged in O(1)) for the rare walks over a whole feature.
