@@ -123,7 +123,7 @@ std::string State::check_consistency() const {
     if (members != expected) return what + ": member list has the wrong length";
   }
 
-  // Frontier: every empty cell next to a tile, with the edge kinds it must match, in key order.
+  // Frontier: every empty cell next to a tile, with the edge kinds it must match.
   std::map<CellKey, uint16_t> frontier;
   for (int i = 0; i < num_tiles_; ++i) {
     const PlacedTile& pt = tiles_[i];
@@ -136,13 +136,6 @@ std::string State::check_consistency() const {
     }
   }
   if (static_cast<int>(frontier.size()) != frontier_size_) return "frontier has the wrong size";
-  {
-    int k = 0;
-    for (auto [key, req] : frontier) {
-      const uint32_t entry = frontier_order_[k++];
-      if ((entry >> 16) != key || (frontier_[entry & 0xFFFF] >> 16) != key) return "sorted frontier view is wrong at " + at_cell(key_x(key), key_y(key));
-    }
-  }
   for (auto [key, req] : frontier) {
     const int i = frontier_index(key);
     if (i < 0 || (frontier_[i] >> 16) != key) return "frontier cell " + at_cell(key_x(key), key_y(key)) + " missing";

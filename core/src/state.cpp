@@ -74,7 +74,6 @@ State::State(const Rules& rules, std::span<const uint8_t> deck_counts) : rules_(
   cell_key_.fill(0);
   cell_value_.fill(kEmptySlot);
   frontier_.fill(0);
-  frontier_order_.fill(0);
   parent_.fill(0);
   next_member_.fill(0);
   node_tile_.fill(0);
@@ -158,28 +157,10 @@ int State::frontier_index(CellKey k) const {
   return (v != kEmptySlot && (v & kFrontierFlag)) ? (v & ~kFrontierFlag) : -1;
 }
 
-int State::order_lower_bound(CellKey k) const {
-  // Branch-free binary search over the sorted view.
-  const uint32_t target = static_cast<uint32_t>(k) << 16;
-  const uint32_t* base = frontier_order_.data();
-  int n = frontier_size_;
-  while (n > 1) {
-    const int half = n / 2;
-    base = (base[half - 1] < target) ? base + half : base;
-    n -= half;
-  }
-  const int i = static_cast<int>(base - frontier_order_.data());
-  return (n == 1 && *base < target) ? i + 1 : i;
-}
-
 void State::frontier_set(int slot, CellKey k, int edge, uint16_t edge_kind_bits) {
-  if (cell_value_[slot] == kEmptySlot) {  // a new frontier cell: append, and insert into the sorted view
-    const int pos = frontier_size_;
-    const int at = order_lower_bound(k);
-    for (int j = frontier_size_; j > at; --j) frontier_order_[j] = frontier_order_[j - 1];
-    frontier_order_[at] = (static_cast<uint32_t>(k) << 16) | static_cast<uint32_t>(pos);
+  if (cell_value_[slot] == kEmptySlot) {
     cell_key_[slot] = k;
-    cell_value_[slot] = static_cast<uint16_t>(kFrontierFlag | pos);
+    cell_value_[slot] = static_cast<uint16_t>(kFrontierFlag | frontier_size_);
     frontier_[frontier_size_++] = static_cast<uint32_t>(k) << 16;
   }
   frontier_[cell_value_[slot] & ~kFrontierFlag] |= static_cast<uint32_t>(edge_kind_bits) << (4 * edge);
@@ -187,16 +168,12 @@ void State::frontier_set(int slot, CellKey k, int edge, uint16_t edge_kind_bits)
 
 void State::occupy_cell(CellKey k, int index) {
   const int slot = cell_slot(k);
-  if (cell_value_[slot] != kEmptySlot) {  // a frontier cell: remove it from the frontier and its view
+  if (cell_value_[slot] != kEmptySlot) {  // a frontier cell: swap-remove it from the frontier
     const int pos = cell_value_[slot] & ~kFrontierFlag;
-    const int at = order_lower_bound(k);
-    for (int j = at + 1; j < frontier_size_; ++j) frontier_order_[j - 1] = frontier_order_[j];
     const uint32_t last = frontier_[--frontier_size_];
-    if (pos != frontier_size_) {  // the last cell moves into the hole
-      const CellKey moved = static_cast<CellKey>(last >> 16);
+    if (pos != frontier_size_) {
       frontier_[pos] = last;
-      cell_value_[cell_slot(moved)] = static_cast<uint16_t>(kFrontierFlag | pos);
-      frontier_order_[order_lower_bound(moved)] = (static_cast<uint32_t>(moved) << 16) | static_cast<uint32_t>(pos);
+      cell_value_[cell_slot(static_cast<CellKey>(last >> 16))] = static_cast<uint16_t>(kFrontierFlag | pos);
     }
   }
   cell_key_[slot] = k;
@@ -396,11 +373,10 @@ bool State::for_each_placement(Emit&& emit) const {
   const bool river = t.river;
   const int cells = frontier_size_;
   for (int i = 0; i < cells; ++i) {
-    const uint32_t entry = frontier_order_[i];
-    const uint16_t req = static_cast<uint16_t>(frontier_[entry & 0xFFFF]);
+    const uint16_t req = static_cast<uint16_t>(frontier_[i]);
     for (int k = 0; k < count; ++k) {
       if ((words[k] & req) != req) continue;
-      const CellKey cell = static_cast<CellKey>(entry >> 16);
+      const CellKey cell = static_cast<CellKey>(frontier_[i] >> 16);
       if (river && !river_placement_ok(t, rotations[k], cell, req)) continue;
       if (emit(Action::place(cell, rotations[k]))) return true;
     }
@@ -409,11 +385,32 @@ bool State::for_each_placement(Emit&& emit) const {
 }
 
 void State::generate_placements(ActionList& out) const {
+  // The frontier is kept in the order cells joined it (O(1) updates), but the list is promised in action
+  // order: collect the cells that take the tile with a mask of their rotations, sort those few cells,
+  // then list each cell's rotations in order.
+  const TileType& t = cat()[drawn_];
+  const int count = t.distinct_rotations.count;
+  const std::array<uint16_t, 4> words = t.distinct_rotations.edge_word;
+  const std::array<uint8_t, 4> rotations = t.distinct_rotations.rotation;
+  std::array<uint32_t, kMaxFrontier> fitting;
+  int num_fitting = 0;
+  for (int i = 0; i < frontier_size_; ++i) {
+    const uint32_t entry = frontier_[i];
+    const uint16_t req = static_cast<uint16_t>(entry);
+    uint32_t mask = 0;
+    for (int k = 0; k < count; ++k) {
+      if ((words[k] & req) != req) continue;
+      if (t.river && !river_placement_ok(t, rotations[k], static_cast<CellKey>(entry >> 16), req)) continue;
+      mask |= 1u << rotations[k];
+    }
+    if (mask) fitting[num_fitting++] = (entry & 0xFFFF0000u) | mask;
+  }
+  std::sort(fitting.begin(), fitting.begin() + num_fitting);
   int n = out.size;
-  for_each_placement([&](Action a) {
-    out.items[n++] = a;
-    return false;
-  });
+  for (int i = 0; i < num_fitting; ++i) {
+    const CellKey cell = static_cast<CellKey>(fitting[i] >> 16);
+    for (uint32_t mask = fitting[i] & 0xF; mask; mask &= mask - 1) out.items[n++] = Action::place(cell, __builtin_ctz(mask));
+  }
   out.size = n;
 }
 
@@ -730,8 +727,7 @@ bool State::operator==(const State& o) const {
   auto same_prefix = [](const auto& a, const auto& b, int n) { return std::equal(a.begin(), a.begin() + n, b.begin()); };
   for (int i = 0; i < num_tiles_; ++i)
     if (std::memcmp(&tiles_[i], &o.tiles_[i], sizeof(PlacedTile)) != 0) return false;
-  if (!same_prefix(frontier_, o.frontier_, frontier_size_) || !same_prefix(frontier_order_, o.frontier_order_, frontier_size_))
-    return false;
+  if (!same_prefix(frontier_, o.frontier_, frontier_size_)) return false;
   for (int n = 0; n < num_nodes_; ++n) {
     if (find(n) != o.find(n) || node_tile_[n] != o.node_tile_[n]) return false;
     if (find(n) == n && (open_[n] != o.open_[n] || tile_count_[n] != o.tile_count_[n] ||
