@@ -279,10 +279,9 @@ Action State::sample_legal_action(Rng& rng) const {
   if (phase_ == Phase::kPlace) {
     // Uniform over (cell, distinct rotation) pairs, accepted when legal: uniform over legal placements.
     const TileType& t = TileCatalog::get()[drawn_];
-    const uint32_t pairs = static_cast<uint32_t>(frontier_size_) * t.distinct_rotations.count;
     for (int attempt = 0; attempt < 64; ++attempt) {
-      const uint32_t pick = rng.below(pairs);
-      const int i = static_cast<int>(pick / t.distinct_rotations.count), k = static_cast<int>(pick % t.distinct_rotations.count);
+      const int i = static_cast<int>(rng.below(frontier_size_));
+      const int k = static_cast<int>(rng.below(t.distinct_rotations.count));
       const uint16_t req = static_cast<uint16_t>(frontier_[i]);
       const CellKey cell = static_cast<CellKey>(frontier_[i] >> 16);
       if ((t.distinct_rotations.edge_word[k] & req) != req) continue;
