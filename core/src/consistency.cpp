@@ -1,5 +1,6 @@
 // State::check_consistency: every incremental structure recomputed the slow, obvious way.
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <numeric>
 #include <set>
@@ -140,6 +141,19 @@ std::string State::check_consistency() const {
     const int i = frontier_index(key);
     if (i < 0 || (frontier_[i] >> 16) != key) return "frontier cell " + at_cell(key_x(key), key_y(key)) + " missing";
     if (static_cast<uint16_t>(frontier_[i]) != req) return "frontier cell " + at_cell(key_x(key), key_y(key)) + " has wrong edge constraints";
+  }
+
+  // Challenges: symmetric, between neighbouring buildings of different kinds, both occupied.
+  for (int i = 0; i < num_tiles_; ++i) {
+    const int r = tiles_[i].rival;
+    if (r == kNoRival) continue;
+    const std::string where = "challenge at " + at_cell(tiles_[i].x, tiles_[i].y);
+    if (r >= num_tiles_ || tiles_[r].rival != i) return where + " is not symmetric";
+    if (std::abs(tiles_[r].x - tiles_[i].x) > 1 || std::abs(tiles_[r].y - tiles_[i].y) > 1) return where + ": rival not adjacent";
+    const int ci = c[tiles_[i].type].cloister, cr = c[tiles_[r].type].cloister;
+    if (ci < 0 || cr < 0 || c[tiles_[i].type].segments[ci].kind == c[tiles_[r].type].segments[cr].kind)
+      return where + ": not a shrine against a cloister";
+    if (!followers_[find(tiles_[i].node_base + ci)]) return where + ": building unoccupied";
   }
 
   // Tile piles.

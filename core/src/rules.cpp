@@ -56,7 +56,8 @@ const std::array<OptionSpec, kNumOptions>& option_specs() {
       {"count_redeploy_empty", {"on", "off"}, false, kCount, "redeploy into unoccupied completed features (C6)"},
       {"count_final_quarters", {"any", "market"}, false, kCount, "quarters that may redeploy at the end (C9)"},
       {"challenge_own", {"on", "off"}, false, kCultPlaces, "challenging your own follower (S3)"},
-      {"shrine_house_rule", {"off", "winner_takes_both"}, false, kCultPlaces, "house rule for challenges"},
+      {"shrine_house_rule", {"off", "winner_takes_both"}, false, kCultPlaces,
+       "house rule: the challenge's winner also scores the loser's building as incomplete"},
       {"abbey_end_round", {"on", "off"}, false, kAbbeyMayor, "abbey round after the last tile (A4)"},
       {"volcano_no_follower", {"on", "off"}, false, kRiver2, "no follower on the volcano tile (R7)"},
       {"pig_herd", {"on", "off"}, false, kRiver2, "a farm with the pig herd scores 4 per city (R8)"},
@@ -121,7 +122,7 @@ void Rules::add_expansion(std::string_view name) {
     if (name == kExpansionNames[i]) {
       const auto e = static_cast<Expansion>(1 << i);
       if (!(kImplementedExpansions & e))
-        throw std::invalid_argument("expansion '" + std::string(name) + "' is not implemented yet; implemented: river2, king_robber");
+        throw std::invalid_argument("expansion '" + std::string(name) + "' is not implemented yet; implemented: river2, king_robber, cult_places");
       expansions |= e;
       return;
     }

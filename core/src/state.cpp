@@ -94,6 +94,12 @@ void State::setup(std::span<const uint8_t> deck_counts) {
   if (deck_counts.empty()) {
     add_set("base");
     if (rules_.has(kKingRobber)) add_set("king_robber");
+    if (rules_.has(kCultPlaces)) {  // S5: the chosen shrine sets
+      const uint8_t sets = rules_.option(Option::kShrineSets);
+      if (sets & 1) add_set("shrines_ckr");
+      if (sets & 2) add_set("shrines_csc");
+      if (sets & 4) add_set("shrines_spielbox");
+    }
   } else {
     if (deck_counts.size() > static_cast<size_t>(c.size())) throw std::invalid_argument("deck: too many tile types");
     for (size_t t = 0; t < deck_counts.size(); ++t) {
@@ -230,7 +236,7 @@ void State::place_tile(int type, int rotation, CellKey cell) {
   const int base = num_nodes_;
   num_nodes_ = static_cast<uint16_t>(num_nodes_ + tt.num_segments);
   tiles_[idx] = PlacedTile{static_cast<uint8_t>(type), static_cast<uint8_t>(rotation), static_cast<int8_t>(key_x(cell)),
-                           static_cast<int8_t>(key_y(cell)), static_cast<uint16_t>(base), 0, 4};
+                           static_cast<int8_t>(key_y(cell)), static_cast<uint16_t>(base), 0, 4, kNoRival};
   for (int s = 0; s < tt.num_segments; ++s) {
     const Segment& seg = tt.segments[s];
     const int n = base + s;
@@ -340,6 +346,37 @@ void State::start_draw() {
 
 // ---- Legal actions -----------------------------------------------------------------------------------
 
+bool State::special_placement_ok(const TileType& t, int rotation, CellKey cell, uint16_t req) const {
+  if (t.river && !river_placement_ok(t, rotation, cell, req)) return false;
+  if (t.cloister >= 0 && rules_.has(kCultPlaces) && !building_placement_ok(t, cell)) return false;
+  return true;
+}
+
+// S2: a shrine next to at most one cloister (abbeys count as cloisters) and the reverse, and no building
+// may end up next to two of the other kind.
+bool State::building_placement_ok(const TileType& t, CellKey cell) const {
+  const bool shrine = t.segments[t.cloister].kind == SegmentKind::kShrine;
+  int others = 0;
+  for (int d = 0; d < 8; ++d) {
+    const int j = find_cell(cell_key(key_x(cell) + kDx8[d], key_y(cell) + kDy8[d]));
+    if (j < 0 || building_kind(j) != (shrine ? 1 : 2)) continue;
+    if (++others > 1) return false;
+    // That neighbour may not already have a building of the new tile's kind next to it.
+    for (int e = 0; e < 8; ++e) {
+      const int k = find_cell(cell_key(tiles_[j].x + kDx8[e], tiles_[j].y + kDy8[e]));
+      if (k >= 0 && building_kind(k) == (shrine ? 2 : 1)) return false;
+    }
+  }
+  return true;
+}
+
+// 0: no building; 1: cloister (or abbey); 2: shrine.
+int State::building_kind(int tile_index) const {
+  const TileType& t = cat()[tiles_[tile_index].type];
+  if (t.cloister < 0) return 0;
+  return t.segments[t.cloister].kind == SegmentKind::kShrine ? 2 : 1;
+}
+
 bool State::river_placement_ok(const TileType& t, int rotation, CellKey cell, uint16_t req) const {
   // R3/R5: the tile continues exactly one open river mouth (joining two would join the branches).
   int mouths = 0, in = -1;
@@ -370,14 +407,14 @@ bool State::for_each_placement(Emit&& emit) const {
   const int count = t.distinct_rotations.count;
   const std::array<uint16_t, 4> words = t.distinct_rotations.edge_word;
   const std::array<uint8_t, 4> rotations = t.distinct_rotations.rotation;
-  const bool river = t.river;
+  const bool special = needs_special_check(t);
   const int cells = frontier_size_;
   for (int i = 0; i < cells; ++i) {
     const uint16_t req = static_cast<uint16_t>(frontier_[i]);
     for (int k = 0; k < count; ++k) {
       if ((words[k] & req) != req) continue;
       const CellKey cell = static_cast<CellKey>(frontier_[i] >> 16);
-      if (river && !river_placement_ok(t, rotations[k], cell, req)) continue;
+      if (special && !special_placement_ok(t, rotations[k], cell, req)) continue;
       if (emit(Action::place(cell, rotations[k]))) return true;
     }
   }
@@ -392,6 +429,7 @@ void State::generate_placements(ActionList& out) const {
   const int count = t.distinct_rotations.count;
   const std::array<uint16_t, 4> words = t.distinct_rotations.edge_word;
   const std::array<uint8_t, 4> rotations = t.distinct_rotations.rotation;
+  const bool special = needs_special_check(t);
   std::array<uint32_t, kMaxFrontier> fitting;
   int num_fitting = 0;
   for (int i = 0; i < frontier_size_; ++i) {
@@ -400,7 +438,7 @@ void State::generate_placements(ActionList& out) const {
     uint32_t mask = 0;
     for (int k = 0; k < count; ++k) {
       if ((words[k] & req) != req) continue;
-      if (t.river && !river_placement_ok(t, rotations[k], static_cast<CellKey>(entry >> 16), req)) continue;
+      if (special && !special_placement_ok(t, rotations[k], static_cast<CellKey>(entry >> 16), req)) continue;
       mask |= 1u << rotations[k];
     }
     if (mask) fitting[num_fitting++] = (entry & 0xFFFF0000u) | mask;
@@ -556,6 +594,7 @@ void State::apply(Action a) {
         }
       }
       followers_[find(node)] += 1u << (4 * p);
+      if (a.segment() == cat()[tiles_[last_tile_].type].cloister && rules_.has(kCultPlaces)) maybe_challenge(last_tile_, p);
       finish_turn();
       return;
     }
@@ -572,13 +611,14 @@ void State::finish_turn() {
 
 // ---- Scoring -----------------------------------------------------------------------------------------
 
-void State::score_feature(int root, int points, int category) {
+void State::score_feature(int root, int points, int category, bool return_figures) {
   const uint32_t packed = followers_[root];
   if (!packed) return;
   int best = 0;
   for (int p = 0; p < rules_.players; ++p) best = std::max(best, strength(packed, p));
   for (int p = 0; p < rules_.players; ++p)
     if (best > 0 && strength(packed, p) == best) scores_[p][category] = static_cast<int16_t>(scores_[p][category] + points);
+  if (!return_figures) return;
   for (int p = 0; p < rules_.players; ++p) {
     if (!strength(packed, p)) continue;
     for (uint16_t& f : figures_[p])
@@ -617,9 +657,48 @@ void State::score_completed() {
       }
     }
   }
+  score_buildings();
+}
+
+// S3: a follower put on a building next to an occupied building of the other kind starts a challenge
+// (with challenge_own off, only against another player's follower). S2 allows at most one such neighbour.
+void State::maybe_challenge(int tile_index, int player) {
+  const int kind = building_kind(tile_index);
+  const PlacedTile& pt = tiles_[tile_index];
+  for (int d = 0; d < 8; ++d) {
+    const int j = find_cell(cell_key(pt.x + kDx8[d], pt.y + kDy8[d]));
+    // A building completed by this very tile is scored before it could be challenged [HS fn 15].
+    if (j < 0 || building_kind(j) == 0 || building_kind(j) == kind || tiles_[j].around == 8) continue;
+    const uint32_t there = followers_[find(tiles_[j].node_base + cat()[tiles_[j].type].cloister)];
+    if (!there) continue;
+    if (!rules_.on(Option::kChallengeOwn) && there == strength(there, player) << (4 * player)) continue;
+    tiles_[tile_index].rival = static_cast<uint8_t>(j);
+    tiles_[j].rival = static_cast<uint8_t>(tile_index);
+    return;
+  }
+}
+
+// Cloisters and shrines completed by the last tile (B8, S1). In a challenge the first completed wins
+// (S4): it scores 9, the rival's follower returns with nothing; completed by the same tile, both score.
+void State::score_buildings() {
+  const TileCatalog& c = cat();
+  auto completed_now = [&](int tile) {
+    for (int i = 0; i < num_completed_cloisters_; ++i)
+      if (completed_cloisters_[i] == tile) return true;
+    return false;
+  };
   for (int i = 0; i < num_completed_cloisters_; ++i) {
-    const PlacedTile& other = tiles_[completed_cloisters_[i]];
-    score_feature(other.node_base + c[other.type].cloister, 9, kCloisterPoints);
+    PlacedTile& winner = tiles_[completed_cloisters_[i]];
+    const int root = winner.node_base + c[winner.type].cloister;
+    if (winner.rival != kNoRival) {
+      PlacedTile& loser = tiles_[winner.rival];
+      winner.rival = loser.rival = kNoRival;
+      if (!completed_now(static_cast<int>(&loser - tiles_.data()))) {
+        if (rules_.option(Option::kShrineHouseRule) == 1) score_feature(root, 1 + loser.around, kBonusPoints, false);
+        score_feature(loser.node_base + c[loser.type].cloister, 0, kCloisterPoints);
+      }
+    }
+    score_feature(root, 9, kCloisterPoints);
   }
 }
 
@@ -659,6 +738,7 @@ void State::final_scoring() {
       case SegmentKind::kRiver: break;
     }
   }
+  for (int i = 0; i < num_tiles_; ++i) tiles_[i].rival = kNoRival;  // S4: unresolved, scored as incomplete
   if (king_ >= 0) scores_[king_][kBonusPoints] = static_cast<int16_t>(scores_[king_][kBonusPoints] + completed_cities_);
   if (robber_ >= 0) scores_[robber_][kBonusPoints] = static_cast<int16_t>(scores_[robber_][kBonusPoints] + completed_roads_);
 }
@@ -725,8 +805,7 @@ bool State::operator==(const State& o) const {
       figures_ != o.figures_ || remaining_ != o.remaining_ || cell_key_ != o.cell_key_ || cell_value_ != o.cell_value_)
     return false;
   auto same_prefix = [](const auto& a, const auto& b, int n) { return std::equal(a.begin(), a.begin() + n, b.begin()); };
-  for (int i = 0; i < num_tiles_; ++i)
-    if (std::memcmp(&tiles_[i], &o.tiles_[i], sizeof(PlacedTile)) != 0) return false;
+  if (!same_prefix(tiles_, o.tiles_, num_tiles_)) return false;
   if (!same_prefix(frontier_, o.frontier_, frontier_size_)) return false;
   for (int n = 0; n < num_nodes_; ++n) {
     if (find(n) != o.find(n) || node_tile_[n] != o.node_tile_[n]) return false;

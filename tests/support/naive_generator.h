@@ -1,5 +1,5 @@
 // A slow, obviously correct placement generator: every empty cell next to any tile, every rotation, every
-// edge compared with its neighbour, and the river rules checked straight from R3-R5. Tests compare the fast
+// edge compared with its neighbour, and the river rules checked straight from R3-R5 and the shrines' from S2. Tests compare the fast
 // frontier generator with it; the benchmark uses it as the baseline.
 #pragma once
 
@@ -13,6 +13,36 @@ namespace meeple::testing {
 
 inline uint16_t edge_kind(const PlacedTile& t, int edge) {
   return (TileCatalog::get()[t.type].rot[t.rotation].edge_word >> (4 * edge)) & 0xF;
+}
+
+// 1 for a cloister (or abbey), 2 for a shrine, 0 otherwise.
+inline int naive_building(const TileType& t) {
+  if (t.cloister < 0) return 0;
+  return t.segments[t.cloister].kind == SegmentKind::kShrine ? 2 : 1;
+}
+
+// S2, straight from its words: after placing a building of kind k at (x, y), no cloister or shrine may
+// have two buildings of the other kind among its 8 neighbours.
+inline bool naive_shrine_rule_ok(const State& s, const TileType& tt, int x, int y) {
+  const TileCatalog& c = TileCatalog::get();
+  auto kind_at = [&](int cx, int cy) {
+    if (cx == x && cy == y) return naive_building(tt);
+    const int j = s.tile_at(cx, cy);
+    return j < 0 ? 0 : naive_building(c[s.tile(j).type]);
+  };
+  auto others_around = [&](int cx, int cy) {
+    const int mine = kind_at(cx, cy);
+    int n = 0;
+    for (int dx = -1; dx <= 1; ++dx)
+      for (int dy = -1; dy <= 1; ++dy)
+        if ((dx || dy) && kind_at(cx + dx, cy + dy) && kind_at(cx + dx, cy + dy) != mine) ++n;
+    return n;
+  };
+  if (others_around(x, y) > 1) return false;
+  for (int dx = -1; dx <= 1; ++dx)
+    for (int dy = -1; dy <= 1; ++dy)
+      if ((dx || dy) && kind_at(x + dx, y + dy) && others_around(x + dx, y + dy) > 1) return false;
+  return true;
 }
 
 inline std::set<std::tuple<int, int, int>> naive_placements(const State& s, int tile) {
@@ -49,6 +79,7 @@ inline std::set<std::tuple<int, int, int>> naive_placements(const State& s, int 
             if (turn != 0 && turn == prev_turn) continue;
           }
         }
+        if (tt.cloister >= 0 && s.rules().has(kCultPlaces) && !naive_shrine_rule_ok(s, tt, x, y)) continue;
         out.emplace(x, y, r);
       }
     }

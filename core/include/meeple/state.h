@@ -92,7 +92,10 @@ struct PlacedTile {
   uint16_t node_base;  // feature node of segment s is node_base + s
   uint8_t around;      // placed tiles among the 8 surrounding squares
   uint8_t river_in;    // river tiles: board edge the river enters by (4: a source)
+  uint8_t rival;       // cult places: the building whose follower this one's is challenging, or kNoRival
+  bool operator==(const PlacedTile&) const = default;  // field by field: padding bytes are indeterminate
 };
+inline constexpr uint8_t kNoRival = 0xFF;
 
 // What a feature is and how it stands, as computed for scoring and for bots.
 struct FeatureInfo {
@@ -187,6 +190,8 @@ class State {
   int followers_in_supply(int player) const;
   // Feature node a figure stands on, or -1 when in supply. slot < kFiguresPerPlayer.
   int figure_node(int player, int slot) const;
+  // Cult places (S3): the tile whose building is in a challenge with this tile's building, or -1.
+  int rival(int tile_index) const { return tiles_[tile_index].rival == kNoRival ? -1 : tiles_[tile_index].rival; }
   int king() const { return king_; }      // seat holding the King, or -1
   int robber() const { return robber_; }  // seat holding the Robber Baron, or -1
 
@@ -214,11 +219,19 @@ class State {
   bool has_placement() const;
   void generate_deploys(ActionList& out) const;
   bool can_deploy() const;
+  // Placement rules beyond matching edges: the river's (R3-R5) and the shrines' (S2).
+  bool needs_special_check(const TileType& t) const { return t.river || (t.cloister >= 0 && rules_.has(kCultPlaces)); }
+  bool special_placement_ok(const TileType& t, int rotation, CellKey cell, uint16_t req) const;
   bool river_placement_ok(const TileType& t, int rotation, CellKey cell, uint16_t req) const;
+  bool building_placement_ok(const TileType& t, CellKey cell) const;
+  int building_kind(int tile_index) const;
   void finish_turn();
   void start_draw();
   void score_completed();
-  void score_feature(int root, int points, int category);
+  void score_buildings();
+  void maybe_challenge(int tile_index, int player);
+  // Majority scoring of a feature (B9), then its figures go back to supply unless told otherwise.
+  void score_feature(int root, int points, int category, bool return_figures = true);
   void final_scoring();
   int farm_points(int root, bool pig_herd_counts) const;
   int drawable_pile() const;
@@ -285,7 +298,7 @@ Action State::sample_legal_action(Rng& rng) const {
       const uint16_t req = static_cast<uint16_t>(frontier_[i]);
       const CellKey cell = static_cast<CellKey>(frontier_[i] >> 16);
       if ((t.distinct_rotations.edge_word[k] & req) != req) continue;
-      if (t.river && !river_placement_ok(t, t.distinct_rotations.rotation[k], cell, req)) continue;
+      if (needs_special_check(t) && !special_placement_ok(t, t.distinct_rotations.rotation[k], cell, req)) continue;
       return Action::place(cell, t.distinct_rotations.rotation[k]);
     }
   }
