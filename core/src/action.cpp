@@ -14,6 +14,17 @@ const char* to_string(Figure f) {
   return "?";
 }
 
+const char* quarter_name(int quarter) {
+  static constexpr const char* names[kNumQuarters] = {"castle", "market", "blacksmith", "cathedral"};
+  return quarter >= 0 && quarter < kNumQuarters ? names[quarter] : "?";
+}
+
+int parse_quarter(const std::string& name) {
+  for (int q = 0; q < kNumQuarters; ++q)
+    if (name == quarter_name(q)) return q;
+  return -1;
+}
+
 std::string Action::to_string() const {
   switch (kind()) {
     case kNone: return "none";
@@ -25,6 +36,12 @@ std::string Action::to_string() const {
     case kPlace:
       return "place(" + std::to_string(x()) + "," + std::to_string(y()) + "," + std::to_string(90 * rotation()) + ")";
     case kDeploy: return "deploy(" + std::string(meeple::to_string(figure())) + ",segment " + std::to_string(segment()) + ")";
+    case kCountDeploy:
+      return "count_deploy(" + std::string(meeple::to_string(figure())) + "," + quarter_name(quarter()) + ",count to " +
+             (count_to() == kCountStays ? "stay" : quarter_name(count_to())) + ")";
+    case kRedeploy:
+      return "redeploy(" + std::string(meeple::to_string(moved_figure())) + " from " + quarter_name(quarter()) + " to node " +
+             std::to_string(node()) + ")";
   }
   return "action(" + std::to_string(bits()) + ")";
 }

@@ -93,6 +93,10 @@ std::string State::check_consistency() const {
     for (int slot = 0; slot < kFiguresPerPlayer; ++slot) {
       const uint16_t f = figures_[p][slot];
       if (f == kInSupply) continue;
+      if (!on_board(f)) {
+        if (!rules_.has(kCount) || f >= kInQuarter + kNumQuarters) return "figure in a quarter without the Count";
+        continue;
+      }
       if (slot >= kFollowersPerPlayer) return "figure slot without a figure in these rules is on the board";
       if (f >= num_nodes_) return "figure on a node that does not exist";
       ++strength_of[root(f)][p];

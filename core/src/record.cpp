@@ -89,6 +89,28 @@ void check_action_shape(const json& a, size_t i) {
     expect(p.is_array() && p.size() == 3 && p[0].is_number_integer() && p[1].is_number_integer() && p[2].is_number_integer(),
            field + ".place", "must be [x, y, rot] with integers");
   }
+  if (a.contains("count_deploy") && !a["count_deploy"].is_null()) {
+    const json& d = a["count_deploy"];
+    expect(d.is_object(), field + ".count_deploy", "must be an object or null");
+    for (auto it = d.begin(); it != d.end(); ++it)
+      expect(it.key() == "figure" || it.key() == "quarter" || it.key() == "count_to", field + ".count_deploy",
+             "unknown key '" + it.key() + "'");
+    expect(d.contains("figure") && d["figure"].is_string(), field + ".count_deploy.figure", "must be a string");
+    expect(d.contains("quarter") && d["quarter"].is_string(), field + ".count_deploy.quarter", "must be a quarter name");
+    if (d.contains("count_to"))
+      expect(d["count_to"].is_null() || d["count_to"].is_string(), field + ".count_deploy.count_to", "must be a quarter name or null");
+  }
+  if (a.contains("redeploy") && !a["redeploy"].is_null()) {
+    const json& d = a["redeploy"];
+    expect(d.is_object(), field + ".redeploy", "must be an object or null");
+    for (auto it = d.begin(); it != d.end(); ++it)
+      expect(it.key() == "figure" || it.key() == "from" || it.key() == "to", field + ".redeploy", "unknown key '" + it.key() + "'");
+    expect(d.contains("from") && d["from"].is_string(), field + ".redeploy.from", "must be a quarter name");
+    if (d.contains("figure")) expect(d["figure"].is_string(), field + ".redeploy.figure", "must be a string");
+    const json& to = d.contains("to") ? d["to"] : json();
+    expect(to.is_array() && to.size() == 3 && to[0].is_number_integer() && to[1].is_number_integer() && to[2].is_string(),
+           field + ".redeploy.to", "must be [x, y, location]");
+  }
   if (a.contains("deploy")) {
     const json& d = a["deploy"];
     if (!d.is_null()) {
@@ -99,6 +121,23 @@ void check_action_shape(const json& a, size_t i) {
       expect(d.contains("at") && d["at"].is_string(), field + ".deploy.at", "must be a location string");
     }
   }
+}
+
+Figure parse_figure(const std::string& figure) {
+  if (figure == "follower") return Figure::kFollower;
+  if (figure == "mayor" || figure == "wagon" || figure == "barn")
+    throw std::invalid_argument("figure '" + figure + "' needs the abbey_mayor expansion");
+  throw std::invalid_argument("unknown figure '" + figure + "'; figures are follower, mayor, wagon, barn");
+}
+
+int quarter_of(const json& name) {
+  const int q = parse_quarter(name.get<std::string>());
+  if (q < 0) throw std::invalid_argument("unknown quarter '" + name.get<std::string>() + "'; quarters are castle, market, blacksmith, cathedral");
+  return q;
+}
+
+std::string phase_mismatch(Phase phase, const char* what) {
+  return std::string("expected a ") + to_string(phase) + " action, not " + what;
 }
 
 }  // namespace
@@ -124,17 +163,35 @@ Action action_from_json(const State& state, const json& j) {
     if (phase != Phase::kDeploy) throw std::invalid_argument(std::string("expected a ") + to_string(phase) + " action, not a deploy");
     const json& d = j["deploy"];
     if (d.is_null()) return Action::pass();
-    const std::string figure = d["figure"].get<std::string>();
-    Figure f;
-    if (figure == "follower") f = Figure::kFollower;
-    else if (figure == "mayor") f = Figure::kMayor;
-    else if (figure == "wagon") f = Figure::kWagon;
-    else if (figure == "barn") f = Figure::kBarn;
-    else throw std::invalid_argument("unknown figure '" + figure + "'; figures are follower, mayor, wagon, barn");
-    if (f != Figure::kFollower) throw std::invalid_argument("figure '" + figure + "' needs the abbey_mayor expansion");
+    const Figure f = parse_figure(d["figure"].get<std::string>());
     return Action::deploy(f, segment_at(state.tile(state.last_tile()), d["at"].get<std::string>()));
   }
-  for (const char* later : {"abbey", "count_deploy", "redeploy", "wagon"})
+  if (j.contains("count_deploy")) {
+    if (phase != Phase::kCountDeploy) throw std::invalid_argument(phase_mismatch(phase, "a Count deploy"));
+    const json& d = j["count_deploy"];
+    if (d.is_null()) return Action::pass();
+    const Figure f = parse_figure(d["figure"].get<std::string>());
+    int to = kCountStays;
+    if (d.contains("count_to") && !d["count_to"].is_null()) {
+      if (state.rules().option(Option::kCountMove) != 0)
+        throw std::invalid_argument("count_to is only given with count_move free; the Count moves by the rule");
+      to = quarter_of(d["count_to"]);
+      if (to == state.count_quarter()) to = kCountStays;  // moving to where it stands is staying
+    }
+    return Action::count_deploy(f, quarter_of(d["quarter"]), to);
+  }
+  if (j.contains("redeploy")) {
+    if (phase != Phase::kRedeploy && phase != Phase::kFinalRedeploy) throw std::invalid_argument(phase_mismatch(phase, "a redeploy"));
+    const json& d = j["redeploy"];
+    if (d.is_null()) return Action::pass();
+    const Figure f = parse_figure(d.contains("figure") ? d["figure"].get<std::string>() : "follower");
+    const json& to = d["to"];
+    const int tile = state.tile_at(to[0].get<int>(), to[1].get<int>());
+    if (tile < 0) throw std::invalid_argument("redeploy target (" + std::to_string(to[0].get<int>()) + "," + std::to_string(to[1].get<int>()) + ") holds no tile");
+    const int node = state.node(tile, segment_at(state.tile(tile), to[2].get<std::string>()));
+    return Action::redeploy(quarter_of(d["from"]), f, state.feature_root(node));
+  }
+  for (const char* later : {"abbey", "wagon"})
     if (j.contains(later)) throw std::invalid_argument(std::string("action '") + later + "' belongs to an expansion these rules do not use");
   throw std::invalid_argument("not an action");
 }
@@ -147,8 +204,29 @@ json action_to_json(const State& before, Action a) {
     case Action::kDeploy:
       j["deploy"] = json{{"figure", to_string(a.figure())}, {"at", location_name(before.tile(before.last_tile()), a.segment())}};
       break;
+    case Action::kCountDeploy: {
+      json d = {{"figure", to_string(a.figure())}, {"quarter", quarter_name(a.quarter())}};
+      if (before.rules().option(Option::kCountMove) == 0)
+        d["count_to"] = a.count_to() == kCountStays ? json(nullptr) : json(quarter_name(a.count_to()));
+      j["count_deploy"] = d;
+      break;
+    }
+    case Action::kRedeploy: {
+      const int tile = before.node_tile(a.node());
+      const PlacedTile& pt = before.tile(tile);
+      j["redeploy"] = {{"from", quarter_name(a.quarter())},
+                       {"figure", to_string(a.moved_figure())},
+                       {"to", json::array({pt.x, pt.y, location_name(pt, a.node() - pt.node_base)})}};
+      break;
+    }
     case Action::kPass:
-      if (before.phase() == Phase::kDeploy) j["deploy"] = nullptr;
+      switch (before.phase()) {
+        case Phase::kDeploy: j["deploy"] = nullptr; break;
+        case Phase::kCountDeploy: j["count_deploy"] = nullptr; break;
+        case Phase::kRedeploy:
+        case Phase::kFinalRedeploy: j["redeploy"] = nullptr; break;
+        default: throw std::invalid_argument("no pass in this phase");
+      }
       break;
     case Action::kNone: throw std::invalid_argument("no action");
   }

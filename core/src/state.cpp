@@ -52,6 +52,9 @@ const char* to_string(Phase p) {
     case Phase::kDraw: return "draw";
     case Phase::kPlace: return "place";
     case Phase::kDeploy: return "deploy";
+    case Phase::kRedeploy: return "redeploy";
+    case Phase::kCountDeploy: return "count deploy";
+    case Phase::kFinalRedeploy: return "final redeploy";
     case Phase::kGameOver: return "game over";
   }
   return "?";
@@ -106,17 +109,26 @@ void State::setup(std::span<const uint8_t> deck_counts) {
       if (deck_counts[t] && piles().pile[t] != kNormalPile)
         throw std::invalid_argument("deck: " + c[static_cast<int>(t)].id +
                                     " is not a land tile for the deck (the river, the Count's block and abbeys come from the rules)");
-      if (deck_counts[t] && c[static_cast<int>(t)].has(kFlagSpring))
-        throw std::invalid_argument("deck: the spring cannot be in the deck");
+      if (deck_counts[t] && (c[static_cast<int>(t)].flags & (kFlagSpring | kFlagBlock | kFlagAbbey)))
+        throw std::invalid_argument("deck: " + c[static_cast<int>(t)].id +
+                                    " is not a land tile for the deck (the spring, the Count's block and abbeys come from the rules)");
       remaining_[t] = deck_counts[t];
     }
   }
+  if (rules_.has(kCount)) {
+    // C1: the City of Carcassonne replaces the start tile, CO.7 at the origin; the start tile is removed.
+    if (deck_counts.empty()) --remaining_[start];
+    for (int i = 0; i < 12; ++i)
+      place_tile(c.find("CO." + std::to_string(i + 1)), 0, cell_key(i % 4 - 2, i / 4 - 1));
+    count_ = kCastle;
+  }
   if (rules_.has(kRiver2)) {
-    // R1: the spring starts the game; the base start tile is shuffled in with the normal tiles.
+    // R1: the spring starts the river (east of the block with the Count); the base start tile is
+    // shuffled in with the normal tiles, unless the Count removed it.
     for (auto [tile, copies] : c.set("river2")->counts)
       if (!c[tile].has(kFlagSpring)) remaining_[tile] += copies;
-    place_tile(c.find("RI.spring"), 0, cell_key(0, 0));
-  } else {
+    place_tile(c.find("RI.spring"), 0, rules_.has(kCount) ? cell_key(2, -1) : cell_key(0, 0));
+  } else if (!rules_.has(kCount)) {
     if (deck_counts.empty()) --remaining_[start];
     place_tile(start, 0, cell_key(0, 0));
   }
@@ -299,6 +311,9 @@ int State::current_player() const {
   switch (phase_) {
     case Phase::kDraw: return kChance;
     case Phase::kGameOver: return kTerminal;
+    case Phase::kRedeploy:
+    case Phase::kCountDeploy:
+    case Phase::kFinalRedeploy: return acting_;
     default: return turn_player_;
   }
 }
@@ -336,12 +351,22 @@ int State::sample_draw_tile(uint64_t random_below_left) const {
 
 void State::start_draw() {
   drawn_ = -1;
-  if (tiles_left() == 0) {
-    final_scoring();
-    phase_ = Phase::kGameOver;
+  if (tiles_left() > 0) {
+    phase_ = Phase::kDraw;
     return;
   }
-  phase_ = Phase::kDraw;
+  if (count_in_play()) {  // C9, starting left of the player who placed the last tile
+    acting_ = static_cast<uint8_t>((last_placer_ + 1) % rules_.players);
+    out_mask_ = 0;
+    continue_final_redeploy();
+    return;
+  }
+  finish_game();
+}
+
+void State::finish_game() {
+  final_scoring();
+  phase_ = Phase::kGameOver;
 }
 
 // ---- Legal actions -----------------------------------------------------------------------------------
@@ -486,6 +511,15 @@ void State::legal_actions(ActionList& out) const {
       out.push(Action::pass());
       generate_deploys(out);
       break;
+    case Phase::kRedeploy:
+    case Phase::kFinalRedeploy:
+      out.push(Action::pass());
+      generate_redeploys(out, acting_, phase_ == Phase::kFinalRedeploy);
+      break;
+    case Phase::kCountDeploy:
+      out.push(Action::pass());
+      generate_count_deploys(out);
+      break;
     default: break;
   }
 }
@@ -502,8 +536,10 @@ bool State::is_legal(Action a) const {
       generate_placements(list);
       return list.contains(Action::place(a.cell(), canonical));
     }
-    case Phase::kDeploy: {
-      if (a.kind() != Action::kPass && a.kind() != Action::kDeploy) return false;
+    case Phase::kDeploy:
+    case Phase::kRedeploy:
+    case Phase::kCountDeploy:
+    case Phase::kFinalRedeploy: {
       ActionList list;
       legal_actions(list);
       return list.contains(a);
@@ -546,6 +582,21 @@ std::string State::try_apply(Action a) {
       if (c[tiles_[last_tile_].type].has(kFlagVolcano)) return "no follower may be deployed on the volcano (R7)";
       if (c[tiles_[last_tile_].type].segments[a.segment()].kind == SegmentKind::kRiver) return "no follower may go on a river (B5)";
       return "that feature is already occupied (B5)";
+    case Phase::kRedeploy:
+    case Phase::kFinalRedeploy:
+      if (a.kind() != Action::kPass && a.kind() != Action::kRedeploy) return "expected a redeploy or a pass, got " + a.to_string();
+      if (a.quarter() == count_) return "followers in the Count's quarter cannot leave it (C5)";
+      if (followers_in_quarter(acting_, a.quarter()) == 0)
+        return std::string("no follower of seat ") + std::to_string(acting_) + " in the " + quarter_name(a.quarter());
+      if (phase_ == Phase::kRedeploy)
+        return std::string("from the ") + quarter_name(a.quarter()) +
+               " a follower may only go onto a matching feature completed this turn (C6; the market only at farm scorings, C7)";
+      return std::string("from the ") + quarter_name(a.quarter()) + " a follower may only go onto an incomplete matching feature (C9)";
+    case Phase::kCountDeploy:
+      if (a.kind() != Action::kPass && a.kind() != Action::kCountDeploy) return "expected a Count deploy or a pass, got " + a.to_string();
+      if (followers_in_supply(acting_) == 0) return "no follower left in supply";
+      if (a.quarter() == count_ && rules_.on(Option::kCountBlocksEntry)) return "the Count's quarter cannot be entered (count_blocks_entry)";
+      return "not a legal Count deploy here (C3, C4)";
     case Phase::kGameOver: return "the game is over";
   }
   return "illegal action";
@@ -576,11 +627,12 @@ void State::apply(Action a) {
     case Action::kPlace: {
       place_tile(drawn_, a.rotation(), a.cell());
       last_tile_ = static_cast<int16_t>(num_tiles_ - 1);
+      last_placer_ = turn_player_;
       drawn_ = -1;
       if (can_deploy()) {
         phase_ = Phase::kDeploy;
       } else {
-        finish_turn();
+        after_deploy();
       }
       return;
     }
@@ -595,16 +647,66 @@ void State::apply(Action a) {
       }
       followers_[find(node)] += 1u << (4 * p);
       if (a.segment() == cat()[tiles_[last_tile_].type].cloister && rules_.has(kCultPlaces)) maybe_challenge(last_tile_, p);
-      finish_turn();
+      after_deploy();
       return;
     }
-    case Action::kPass: finish_turn(); return;
+    case Action::kCountDeploy:
+      count_deploy(a);
+      end_turn();
+      return;
+    case Action::kRedeploy:
+      move_from_quarter(acting_, a.quarter(), a.node());
+      if (phase_ == Phase::kRedeploy) {
+        continue_lap();  // the same player may move more
+      } else {
+        acting_ = static_cast<uint8_t>((acting_ + 1) % rules_.players);
+        continue_final_redeploy();
+      }
+      return;
+    case Action::kPass:
+      switch (phase_) {
+        case Phase::kDeploy: after_deploy(); return;
+        case Phase::kRedeploy:
+          acting_ = static_cast<uint8_t>((acting_ + 1) % rules_.players);
+          --lap_left_;
+          continue_lap();
+          return;
+        case Phase::kCountDeploy: end_turn(); return;
+        case Phase::kFinalRedeploy:
+          out_mask_ = static_cast<uint8_t>(out_mask_ | (1 << acting_));
+          acting_ = static_cast<uint8_t>((acting_ + 1) % rules_.players);
+          continue_final_redeploy();
+          return;
+        default: return;
+      }
     case Action::kNone: break;
   }
 }
 
-void State::finish_turn() {
+void State::after_deploy() {
+  collect_completed();
+  if (count_in_play() && num_pending_ > 0) {  // C6: a redeploy lap before the scoring
+    acting_ = static_cast<uint8_t>((turn_player_ + 1) % rules_.players);
+    lap_left_ = rules_.players;
+    continue_lap();
+    return;
+  }
+  score_and_continue();
+}
+
+void State::score_and_continue() {
+  scored_mask_ = 0;
   score_completed();
+  const uint8_t me = static_cast<uint8_t>(1 << turn_player_);
+  if (count_in_play() && scored_mask_ && !(scored_mask_ & me) && followers_in_supply(turn_player_) > 0) {
+    acting_ = turn_player_;  // C3: others scored, the placer did not
+    phase_ = Phase::kCountDeploy;
+    return;
+  }
+  end_turn();
+}
+
+void State::end_turn() {
   turn_player_ = static_cast<uint8_t>((turn_player_ + 1) % rules_.players);
   start_draw();
 }
@@ -616,29 +718,28 @@ void State::score_feature(int root, int points, int category, bool return_figure
   if (!packed) return;
   int best = 0;
   for (int p = 0; p < rules_.players; ++p) best = std::max(best, strength(packed, p));
-  for (int p = 0; p < rules_.players; ++p)
-    if (best > 0 && strength(packed, p) == best) scores_[p][category] = static_cast<int16_t>(scores_[p][category] + points);
+  for (int p = 0; p < rules_.players; ++p) {
+    if (best > 0 && strength(packed, p) == best) {
+      scores_[p][category] = static_cast<int16_t>(scores_[p][category] + points);
+      if (points > 0) scored_mask_ = static_cast<uint8_t>(scored_mask_ | (1 << p));
+    }
+  }
   if (!return_figures) return;
   for (int p = 0; p < rules_.players; ++p) {
     if (!strength(packed, p)) continue;
     for (uint16_t& f : figures_[p])
-      if (f != kInSupply && find(f) == root) f = kInSupply;
+      if (on_board(f) && find(f) == root) f = kInSupply;
   }
   followers_[root] = 0;
 }
 
 void State::score_completed() {
   const TileCatalog& c = cat();
-  const PlacedTile& pt = tiles_[last_tile_];
-  const TileType& tt = c[pt.type];
-  std::array<int, kMaxSegments> done;
-  int num_done = 0;
-  for (int s = 0; s < tt.num_segments; ++s) {
-    const SegmentKind kind = tt.segments[s].kind;
-    if (!is_scored_linear(kind)) continue;
-    const int root = find(pt.node_base + s);
-    if (open_[root] != 0 || std::find(done.begin(), done.begin() + num_done, root) != done.begin() + num_done) continue;
-    done[num_done++] = root;
+  for (int i = 0; i < num_pending_; ++i) {
+    const int root = pending_[i];
+    const PlacedTile& pt = tiles_[node_tile_[root]];
+    const SegmentKind kind = c[pt.type].segments[root - pt.node_base].kind;
+    if (!is_scored_linear(kind)) continue;  // buildings: score_buildings
     const int size = tile_count_[root];
     if (kind == SegmentKind::kCity) {
       ++completed_cities_;
@@ -706,12 +807,13 @@ int State::farm_points(int root, bool pig_herd_counts) const {
   const TileCatalog& c = cat();
   std::array<uint16_t, 64> cities;
   int num_cities = 0;
-  bool pig = false;
+  bool pig = false, carcassonne = false;
   int m = root;
   do {
     const PlacedTile& pt = tiles_[node_tile_[m]];
     const Segment& seg = c[pt.type].segments[m - pt.node_base];
     pig = pig || seg.pig_herd;
+    carcassonne = carcassonne || c[pt.type].has(kFlagBlock);  // C8: the ring fields touch the City
     for (uint8_t touches = seg.touches; touches; touches &= static_cast<uint8_t>(touches - 1)) {
       const int city = find(pt.node_base + __builtin_ctz(touches));
       if (open_[city] != 0) continue;
@@ -720,7 +822,7 @@ int State::farm_points(int root, bool pig_herd_counts) const {
     }
     m = next_member_[m];
   } while (m != root);
-  return num_cities * ((pig && pig_herd_counts) ? 4 : 3);
+  return (num_cities + (carcassonne ? 1 : 0)) * ((pig && pig_herd_counts) ? 4 : 3);
 }
 
 void State::final_scoring() {
@@ -729,6 +831,7 @@ void State::final_scoring() {
   for (int n = 0; n < num_nodes_; ++n) {
     if (parent_[n] != n || followers_[n] == 0) continue;
     const PlacedTile& pt = tiles_[node_tile_[n]];
+    if (open_[n] == 0 && is_scored_linear(c[pt.type].segments[n - pt.node_base].kind)) continue;  // scored when completed
     switch (c[pt.type].segments[n - pt.node_base].kind) {
       case SegmentKind::kCity: score_feature(n, tile_count_[n] + pennants_[n], kCityPoints); break;
       case SegmentKind::kRoad: score_feature(n, tile_count_[n], kRoadPoints); break;
@@ -739,7 +842,9 @@ void State::final_scoring() {
     }
   }
   for (int i = 0; i < num_tiles_; ++i) tiles_[i].rival = kNoRival;  // S4: unresolved, scored as incomplete
-  if (king_ >= 0) scores_[king_][kBonusPoints] = static_cast<int16_t>(scores_[king_][kBonusPoints] + completed_cities_);
+  // K3; with the Count the City of Carcassonne is one more completed city (C8).
+  if (king_ >= 0)
+    scores_[king_][kBonusPoints] = static_cast<int16_t>(scores_[king_][kBonusPoints] + completed_cities_ + (count_in_play() ? 1 : 0));
   if (robber_ >= 0) scores_[robber_][kBonusPoints] = static_cast<int16_t>(scores_[robber_][kBonusPoints] + completed_roads_);
 }
 
@@ -774,7 +879,7 @@ int State::followers_in_supply(int player) const {
 }
 
 int State::figure_node(int player, int slot) const {
-  return figures_[player][slot] == kInSupply ? -1 : figures_[player][slot];
+  return on_board(figures_[player][slot]) ? figures_[player][slot] : -1;
 }
 
 FeatureInfo State::feature(int node) const {
@@ -796,6 +901,11 @@ FeatureInfo State::feature(int node) const {
 }
 
 bool State::operator==(const State& o) const {
+  if (count_ != o.count_ || acting_ != o.acting_ || lap_left_ != o.lap_left_ || out_mask_ != o.out_mask_ ||
+      scored_mask_ != o.scored_mask_ || last_placer_ != o.last_placer_ || num_pending_ != o.num_pending_ ||
+      !std::equal(pending_.begin(), pending_.begin() + num_pending_, o.pending_.begin()) ||
+      num_completed_cloisters_ != o.num_completed_cloisters_)
+    return false;
   if (!(rules_ == o.rules_) || phase_ != o.phase_ || turn_player_ != o.turn_player_ || king_ != o.king_ ||
       robber_ != o.robber_ || king_size_ != o.king_size_ || robber_size_ != o.robber_size_ ||
       completed_cities_ != o.completed_cities_ || completed_roads_ != o.completed_roads_ || drawn_ != o.drawn_ ||

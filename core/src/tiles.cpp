@@ -299,6 +299,7 @@ TileCatalog TileCatalog::parse(std::string_view text) {
         else if (f == "lake") t.flags |= kFlagLake;
         else if (f == "volcano") t.flags |= kFlagVolcano;
         else if (f == "abbey") t.flags |= kFlagAbbey;
+        else if (f == "block") t.flags |= kFlagBlock;
         else fail(line_no, "unknown tile flag '" + f + "'");
       }
       int inner = 0;

@@ -41,7 +41,7 @@ TEST_P(Conformance, EveryGameReplaysToItsScores) {
   EXPECT_GT(games, 0);
 }
 
-INSTANTIATE_TEST_SUITE_P(IndependentEngine, Conformance, ::testing::Values("base", "river2_kr", "cult"));
+INSTANTIATE_TEST_SUITE_P(IndependentEngine, Conformance, ::testing::Values("base", "river2_kr", "cult", "count"));
 
 }  // namespace
 }  // namespace meeple

@@ -10,6 +10,14 @@ namespace meeple {
 enum class Figure : uint8_t { kFollower = 0, kMayor = 1, kWagon = 2, kBarn = 3 };
 const char* to_string(Figure f);
 
+// The Count of Carcassonne's quarters, in the seed's clockwise order (C1, C4), and the features each
+// sends followers to: castle cities, market farms, blacksmith roads, cathedral cloisters and shrines.
+enum Quarter : uint8_t { kCastle = 0, kMarket = 1, kBlacksmith = 2, kCathedral = 3 };
+inline constexpr int kNumQuarters = 4;
+inline constexpr int kCountStays = 4;  // count_to of a Count deploy that leaves the Count where it is
+const char* quarter_name(int quarter);
+int parse_quarter(const std::string& name);  // -1 if unknown
+
 // Board cells are keyed by 16 bits: (y + 128) mod 256 in the high byte, (x + 128) mod 256 in the low
 // byte. A game never spans 256 cells in either direction (at most 128 tiles), so keys are unique, and
 // the key order (row by row, west to east) is the order in which placements are listed.
@@ -33,6 +41,8 @@ class Action {
     kDraw = 2,    // chance: this tile type is drawn
     kPlace = 3,   // place the drawn tile on a cell, rotated
     kDeploy = 4,  // put a figure on a segment of the tile just placed
+    kCountDeploy = 5,  // Count: a figure from supply into a quarter, and where the Count goes (C3, C4)
+    kRedeploy = 6,     // Count: a figure from a quarter onto a feature, named by its root node (C6, C9)
   };
 
   constexpr Action() = default;
@@ -46,6 +56,15 @@ class Action {
     return Action(kDeploy, (static_cast<uint32_t>(f) << 8) | static_cast<uint32_t>(segment));
   }
 
+  static constexpr Action count_deploy(Figure f, int quarter, int count_to) {
+    return Action(kCountDeploy, (static_cast<uint32_t>(f) << 8) | (static_cast<uint32_t>(quarter) << 4) |
+                                    static_cast<uint32_t>(count_to));
+  }
+  static constexpr Action redeploy(int quarter, Figure f, int node) {
+    return Action(kRedeploy, (static_cast<uint32_t>(quarter) << 20) | (static_cast<uint32_t>(f) << 16) |
+                                 static_cast<uint32_t>(node));
+  }
+
   constexpr Kind kind() const { return static_cast<Kind>(bits_ >> 24); }
   constexpr int tile() const { return static_cast<int>(bits_ & 0xFF); }
   constexpr CellKey cell() const { return static_cast<CellKey>((bits_ >> 2) & 0xFFFF); }
@@ -54,6 +73,12 @@ class Action {
   constexpr int rotation() const { return static_cast<int>(bits_ & 3); }
   constexpr Figure figure() const { return static_cast<Figure>((bits_ >> 8) & 0xFF); }
   constexpr int segment() const { return static_cast<int>(bits_ & 0xFF); }
+  // Count deploy: the quarter entered and the Count's new quarter (kCountStays: it does not move).
+  constexpr int quarter() const { return kind() == kRedeploy ? static_cast<int>((bits_ >> 20) & 3) : static_cast<int>((bits_ >> 4) & 0xF); }
+  constexpr int count_to() const { return static_cast<int>(bits_ & 0xF); }
+  // Redeploy: the figure moved and the feature (root node) it goes to.
+  constexpr Figure moved_figure() const { return static_cast<Figure>((bits_ >> 16) & 0xF); }
+  constexpr int node() const { return static_cast<int>(bits_ & 0xFFFF); }
 
   constexpr uint32_t bits() const { return bits_; }
   static constexpr Action from_bits(uint32_t b) { Action a; a.bits_ = b; return a; }

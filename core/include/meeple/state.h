@@ -21,8 +21,16 @@
 //   kDeploy  Action::deploy(figure, segment) on an unoccupied feature of the tile just placed, or
 //            Action::pass(). Skipped when passing is the only choice (no figure in supply, or nothing
 //            free on the tile): records never contain forced decisions.
-//   Scoring of completed features, King and Robber updates happen automatically after kDeploy.
+//   kRedeploy  (the Count) when features were completed: one lap from the player left of the placer to
+//            the placer; each may move followers from the matching quarter onto those features with
+//            Action::redeploy, one action at a time, then Action::pass() (C6).
+//   Scoring of completed features, challenges, King and Robber updates happen automatically.
+//   kCountDeploy (the Count) when others scored this turn and the placer did not: Action::count_deploy
+//            or Action::pass() (C3, C4).
+//   kFinalRedeploy (the Count) after the last tile: round-robin, one Action::redeploy or a pass (which
+//            drops that player out) each, until everybody has passed (C9).
 //   kGameOver after the last tile: final scoring (B11) has been applied and scores are final.
+// In the Count's phases current_player() is the player deciding, not turn_player().
 #pragma once
 
 #include <array>
@@ -55,7 +63,13 @@ inline constexpr int kMaxActions = 4 * kMaxFrontier;
 inline constexpr int kChance = -1;
 inline constexpr int kTerminal = -2;
 
-enum class Phase : uint8_t { kDraw, kPlace, kDeploy, kGameOver };
+enum class Phase : uint8_t {
+  kDraw, kPlace, kDeploy,
+  kRedeploy,       // Count, C6: a player moves followers from a quarter onto features about to score
+  kCountDeploy,    // Count, C3/C4: the placing player may put a follower into a quarter
+  kFinalRedeploy,  // Count, C9: round-robin moves from the quarters before final scoring
+  kGameOver,
+};
 const char* to_string(Phase p);
 
 enum ScoreCategory : uint8_t { kCityPoints, kRoadPoints, kCloisterPoints, kFieldPoints, kBonusPoints };
@@ -182,6 +196,8 @@ class State {
   CellKey frontier_cell(int i) const { return static_cast<CellKey>(frontier_[i] >> 16); }
   // Feature node of a segment of a placed tile, and information about the feature it belongs to.
   int node(int tile_index, int segment) const { return tiles_[tile_index].node_base + segment; }
+  int node_tile(int node) const { return node_tile_[node]; }  // the placed tile a node is on
+  int feature_root(int node) const { return find(node); }     // the node naming the whole feature
   FeatureInfo feature(int node) const;
   // Same feature?
   bool connected(int node_a, int node_b) const { return find(node_a) == find(node_b); }
@@ -192,6 +208,9 @@ class State {
   int figure_node(int player, int slot) const;
   // Cult places (S3): the tile whose building is in a challenge with this tile's building, or -1.
   int rival(int tile_index) const { return tiles_[tile_index].rival == kNoRival ? -1 : tiles_[tile_index].rival; }
+  // The Count: its quarter, and a player's followers in a quarter.
+  int count_quarter() const { return count_; }
+  int followers_in_quarter(int player, int quarter) const;
   int king() const { return king_; }      // seat holding the King, or -1
   int robber() const { return robber_; }  // seat holding the Robber Baron, or -1
 
@@ -208,6 +227,8 @@ class State {
 
  private:
   static constexpr uint16_t kInSupply = 0xFFFF;
+  static constexpr uint16_t kInQuarter = 0xFFF0;  // + quarter: a figure in the City of Carcassonne
+  static bool on_board(uint16_t where) { return where < kInQuarter; }
   static constexpr uint16_t kEmptySlot = 0xFFFF;    // cell table: no cell
   static constexpr uint16_t kFrontierFlag = 0x8000;  // cell table: frontier cell, low bits its position
 
@@ -225,8 +246,21 @@ class State {
   bool river_placement_ok(const TileType& t, int rotation, CellKey cell, uint16_t req) const;
   bool building_placement_ok(const TileType& t, CellKey cell) const;
   int building_kind(int tile_index) const;
-  void finish_turn();
+  void after_deploy();      // collects completed features, then the redeploy lap or scoring
+  void score_and_continue();
+  void end_turn();
   void start_draw();
+  void finish_game();
+  // The Count's phases (core/src/count.cpp).
+  bool count_in_play() const { return rules_.has(kCount); }
+  void collect_completed();
+  void continue_lap();
+  void continue_final_redeploy();
+  void generate_redeploys(ActionList& out, int player, bool final_round) const;
+  void generate_count_deploys(ActionList& out) const;
+  void move_from_quarter(int player, int quarter, int root);
+  void count_deploy(Action a);
+  bool quarter_feeds(int quarter, SegmentKind kind) const;
   void score_completed();
   void score_buildings();
   void maybe_challenge(int tile_index, int player);
@@ -258,6 +292,14 @@ class State {
   uint16_t frontier_size_ = 0;
   uint16_t pile_left_[4] = {};  // tiles left per pile (see draw_pile)
   uint8_t num_completed_cloisters_ = 0;
+  uint8_t count_ = kCastle;     // the Count's quarter
+  uint8_t acting_ = 0;          // who decides in the Count's phases
+  uint8_t lap_left_ = 0;        // players still to decide in a redeploy lap
+  uint8_t out_mask_ = 0;        // final redeploy: players who passed
+  uint8_t scored_mask_ = 0;     // players who scored points this turn (C3)
+  uint8_t last_placer_ = 0;
+  uint8_t num_pending_ = 0;
+  std::array<uint16_t, 16> pending_{};  // roots of the features completed this turn, before scoring
   std::array<uint8_t, 9> completed_cloisters_{};  // tiles whose cloister the last placement completed
 
   std::array<std::array<int16_t, kNumCategories>, kMaxPlayers> scores_{};

@@ -49,7 +49,7 @@ inline constexpr int kMaxSegments = 10;
 inline constexpr uint8_t kNoSegment = 0xFF;
 
 enum TileFlag : uint8_t {
-  kFlagStart = 1, kFlagSpring = 2, kFlagFork = 4, kFlagLake = 8, kFlagVolcano = 16, kFlagAbbey = 32,
+  kFlagStart = 1, kFlagSpring = 2, kFlagFork = 4, kFlagLake = 8, kFlagVolcano = 16, kFlagAbbey = 32, kFlagBlock = 64,
 };
 
 // One tile type with its data precomputed for all four rotations.
