@@ -227,7 +227,7 @@ int main(int argc, char** argv) {
   selfplay_cmd->add_option("--games", games, "number of games")->capture_default_str()->check(CLI::PositiveNumber);
   selfplay_cmd->add_option("--seed", seed, "seed of the first game (game g uses seed + g)")->capture_default_str();
   selfplay_cmd->add_option("--bot", bots, "random or greedy: one for all seats, or one per seat")->capture_default_str();
-  selfplay_cmd->add_option("--expansions", expansions, "comma-separated: river2, count, king_robber, cult_places");
+  selfplay_cmd->add_option("--expansions", expansions, "comma-separated: river2, count, king_robber, cult_places, abbey_mayor");
   selfplay_cmd->add_option("--option", options, "rule option NAME=VALUE (repeatable), e.g. small_city=two_points");
   selfplay_cmd->add_option("--out", out_path, "write every game as a meeple-game/1 record to this .jsonl file");
 

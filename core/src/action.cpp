@@ -14,6 +14,17 @@ const char* to_string(Figure f) {
   return "?";
 }
 
+const char* corner_name(int corner) {
+  static constexpr const char* names[4] = {"NE", "SE", "SW", "NW"};
+  return corner >= 0 && corner < 4 ? names[corner] : "?";
+}
+
+int parse_corner(const std::string& name) {
+  for (int k = 0; k < 4; ++k)
+    if (name == corner_name(k)) return k;
+  return -1;
+}
+
 const char* quarter_name(int quarter) {
   static constexpr const char* names[kNumQuarters] = {"castle", "market", "blacksmith", "cathedral"};
   return quarter >= 0 && quarter < kNumQuarters ? names[quarter] : "?";
@@ -39,6 +50,8 @@ std::string Action::to_string() const {
     case kCountDeploy:
       return "count_deploy(" + std::string(meeple::to_string(figure())) + "," + quarter_name(quarter()) + ",count to " +
              (count_to() == kCountStays ? "stay" : quarter_name(count_to())) + ")";
+    case kAbbey: return "abbey(" + std::to_string(x()) + "," + std::to_string(y()) + ")";
+    case kWagon: return "wagon(to node " + std::to_string(node()) + ")";
     case kRedeploy:
       return "redeploy(" + std::string(meeple::to_string(moved_figure())) + " from " + quarter_name(quarter()) + " to node " +
              std::to_string(node()) + ")";

@@ -97,8 +97,13 @@ std::string State::check_consistency() const {
         if (!rules_.has(kCount) || f >= kInQuarter + kNumQuarters) return "figure in a quarter without the Count";
         continue;
       }
-      if (slot >= kFollowersPerPlayer) return "figure slot without a figure in these rules is on the board";
+      if (slot >= kFollowersPerPlayer && !rules_.has(kAbbeyMayor)) return "figure slot without a figure in these rules is on the board";
       if (f >= num_nodes_) return "figure on a node that does not exist";
+      if (slot == kBarnSlot) {  // barns are not followers: on a field, not counted for occupation
+        const PlacedTile& bt = tiles_[node_tile_[f]];
+        if (c[bt.type].segments[f - bt.node_base].kind != SegmentKind::kField) return "barn off a field";
+        continue;
+      }
       ++strength_of[root(f)][p];
     }
   }

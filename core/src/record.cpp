@@ -111,6 +111,13 @@ void check_action_shape(const json& a, size_t i) {
     expect(to.is_array() && to.size() == 3 && to[0].is_number_integer() && to[1].is_number_integer() && to[2].is_string(),
            field + ".redeploy.to", "must be [x, y, location]");
   }
+  if (a.contains("abbey") && !a["abbey"].is_null())
+    expect(a["abbey"].is_array() && a["abbey"].size() == 2 && a["abbey"][0].is_number_integer() && a["abbey"][1].is_number_integer(),
+           field + ".abbey", "must be [x, y] or null");
+  if (a.contains("wagon") && !a["wagon"].is_null())
+    expect(a["wagon"].is_array() && a["wagon"].size() == 3 && a["wagon"][0].is_number_integer() && a["wagon"][1].is_number_integer() &&
+               a["wagon"][2].is_string(),
+           field + ".wagon", "must be [x, y, location] or null");
   if (a.contains("deploy")) {
     const json& d = a["deploy"];
     if (!d.is_null()) {
@@ -123,11 +130,23 @@ void check_action_shape(const json& a, size_t i) {
   }
 }
 
-Figure parse_figure(const std::string& figure) {
+Figure parse_figure(const State& state, const std::string& figure) {
+  Figure f;
   if (figure == "follower") return Figure::kFollower;
-  if (figure == "mayor" || figure == "wagon" || figure == "barn")
-    throw std::invalid_argument("figure '" + figure + "' needs the abbey_mayor expansion");
-  throw std::invalid_argument("unknown figure '" + figure + "'; figures are follower, mayor, wagon, barn");
+  if (figure == "mayor") f = Figure::kMayor;
+  else if (figure == "wagon") f = Figure::kWagon;
+  else if (figure == "barn") f = Figure::kBarn;
+  else throw std::invalid_argument("unknown figure '" + figure + "'; figures are follower, mayor, wagon, barn");
+  if (!state.rules().has(kAbbeyMayor)) throw std::invalid_argument("figure '" + figure + "' needs the abbey_mayor expansion");
+  return f;
+}
+
+// [x, y, location] on the board: the feature's root node.
+int feature_at(const State& state, const json& where) {
+  const int x = where[0].get<int>(), y = where[1].get<int>();
+  const int tile = state.tile_at(x, y);
+  if (tile < 0) throw std::invalid_argument("(" + std::to_string(x) + "," + std::to_string(y) + ") holds no tile");
+  return state.feature_root(state.node(tile, segment_at(state.tile(tile), where[2].get<std::string>())));
 }
 
 int quarter_of(const json& name) {
@@ -147,6 +166,7 @@ Action action_from_json(const State& state, const json& j) {
   if (j.contains("draw")) {
     const int tile = cat().find(j["draw"].get<std::string>());
     if (tile < 0) throw std::invalid_argument("unknown tile id '" + j["draw"].get<std::string>() + "'");
+    if (phase == Phase::kTurnStart) return Action::pass();  // the choice to draw; the draw follows
     if (phase != Phase::kDraw) throw std::invalid_argument(std::string("expected a ") + to_string(phase) + " action, not a draw");
     return Action::draw(tile);
   }
@@ -163,14 +183,20 @@ Action action_from_json(const State& state, const json& j) {
     if (phase != Phase::kDeploy) throw std::invalid_argument(std::string("expected a ") + to_string(phase) + " action, not a deploy");
     const json& d = j["deploy"];
     if (d.is_null()) return Action::pass();
-    const Figure f = parse_figure(d["figure"].get<std::string>());
-    return Action::deploy(f, segment_at(state.tile(state.last_tile()), d["at"].get<std::string>()));
+    const Figure f = parse_figure(state, d["figure"].get<std::string>());
+    const std::string at = d["at"].get<std::string>();
+    if (f == Figure::kBarn) {
+      const int corner = parse_corner(at);
+      if (corner < 0) throw std::invalid_argument("a barn stands on a corner: NE, SE, SW or NW, not '" + at + "'");
+      return Action::deploy(f, corner);
+    }
+    return Action::deploy(f, segment_at(state.tile(state.last_tile()), at));
   }
   if (j.contains("count_deploy")) {
     if (phase != Phase::kCountDeploy) throw std::invalid_argument(phase_mismatch(phase, "a Count deploy"));
     const json& d = j["count_deploy"];
     if (d.is_null()) return Action::pass();
-    const Figure f = parse_figure(d["figure"].get<std::string>());
+    const Figure f = parse_figure(state, d["figure"].get<std::string>());
     int to = kCountStays;
     if (d.contains("count_to") && !d["count_to"].is_null()) {
       if (state.rules().option(Option::kCountMove) != 0)
@@ -184,15 +210,23 @@ Action action_from_json(const State& state, const json& j) {
     if (phase != Phase::kRedeploy && phase != Phase::kFinalRedeploy) throw std::invalid_argument(phase_mismatch(phase, "a redeploy"));
     const json& d = j["redeploy"];
     if (d.is_null()) return Action::pass();
-    const Figure f = parse_figure(d.contains("figure") ? d["figure"].get<std::string>() : "follower");
-    const json& to = d["to"];
-    const int tile = state.tile_at(to[0].get<int>(), to[1].get<int>());
-    if (tile < 0) throw std::invalid_argument("redeploy target (" + std::to_string(to[0].get<int>()) + "," + std::to_string(to[1].get<int>()) + ") holds no tile");
-    const int node = state.node(tile, segment_at(state.tile(tile), to[2].get<std::string>()));
-    return Action::redeploy(quarter_of(d["from"]), f, state.feature_root(node));
+    const Figure f = parse_figure(state, d.contains("figure") ? d["figure"].get<std::string>() : "follower");
+    return Action::redeploy(quarter_of(d["from"]), f, feature_at(state, d["to"]));
   }
-  for (const char* later : {"abbey", "wagon"})
-    if (j.contains(later)) throw std::invalid_argument(std::string("action '") + later + "' belongs to an expansion these rules do not use");
+  if (j.contains("abbey")) {
+    if (phase != Phase::kTurnStart && phase != Phase::kAbbeyRound) throw std::invalid_argument(phase_mismatch(phase, "an abbey placement"));
+    const json& a = j["abbey"];
+    if (a.is_null()) {
+      if (phase != Phase::kAbbeyRound) throw std::invalid_argument("declining the abbey is written as a draw during the game");
+      return Action::pass();
+    }
+    return Action::abbey(cell_key(a[0].get<int>(), a[1].get<int>()));
+  }
+  if (j.contains("wagon")) {
+    if (phase != Phase::kWagonMove) throw std::invalid_argument(phase_mismatch(phase, "a wagon move"));
+    if (j["wagon"].is_null()) return Action::pass();
+    return Action::wagon(feature_at(state, j["wagon"]));
+  }
   throw std::invalid_argument("not an action");
 }
 
@@ -202,8 +236,16 @@ json action_to_json(const State& before, Action a) {
     case Action::kDraw: return json{{"draw", cat()[a.tile()].id}};
     case Action::kPlace: j["place"] = json::array({a.x(), a.y(), 90 * a.rotation()}); break;
     case Action::kDeploy:
-      j["deploy"] = json{{"figure", to_string(a.figure())}, {"at", location_name(before.tile(before.last_tile()), a.segment())}};
+      j["deploy"] = json{{"figure", to_string(a.figure())},
+                         {"at", a.figure() == Figure::kBarn ? std::string(corner_name(a.segment()))
+                                                            : location_name(before.tile(before.last_tile()), a.segment())}};
       break;
+    case Action::kAbbey: j["abbey"] = json::array({a.x(), a.y()}); break;
+    case Action::kWagon: {
+      const PlacedTile& pt = before.tile(before.node_tile(a.node()));
+      j["wagon"] = json::array({pt.x, pt.y, location_name(pt, a.node() - pt.node_base)});
+      break;
+    }
     case Action::kCountDeploy: {
       json d = {{"figure", to_string(a.figure())}, {"quarter", quarter_name(a.quarter())}};
       if (before.rules().option(Option::kCountMove) == 0)
@@ -225,6 +267,9 @@ json action_to_json(const State& before, Action a) {
         case Phase::kCountDeploy: j["count_deploy"] = nullptr; break;
         case Phase::kRedeploy:
         case Phase::kFinalRedeploy: j["redeploy"] = nullptr; break;
+        case Phase::kTurnStart: return json();  // the draw that follows stands for this choice
+        case Phase::kAbbeyRound: j["abbey"] = nullptr; break;
+        case Phase::kWagonMove: j["wagon"] = nullptr; break;
         default: throw std::invalid_argument("no pass in this phase");
       }
       break;
@@ -401,6 +446,14 @@ State replay(const GameRecord& record, bool check_result) {
     if (a.contains("p") && !state.is_chance() && a["p"].get<int>() != state.current_player())
       fail("taken by seat " + std::to_string(a["p"].get<int>()) + ", but seat " + std::to_string(state.current_player()) +
            " is to act");
+    if (state.phase() == Phase::kTurnStart && a.contains("draw")) {
+      state.apply(Action::pass());  // the record's draw also stands for choosing to draw
+      try {
+        action = action_from_json(state, a);
+      } catch (const std::invalid_argument& e) {
+        fail(e.what());
+      }
+    }
     if (const std::string err = state.try_apply(action); !err.empty()) fail(err);
   }
   if (check_result && record.result_scores) {

@@ -122,7 +122,7 @@ void Rules::add_expansion(std::string_view name) {
     if (name == kExpansionNames[i]) {
       const auto e = static_cast<Expansion>(1 << i);
       if (!(kImplementedExpansions & e))
-        throw std::invalid_argument("expansion '" + std::string(name) + "' is not implemented yet; implemented: river2, count, king_robber, cult_places");
+        throw std::invalid_argument("expansion '" + std::string(name) + "' is not implemented yet");
       expansions |= e;
       return;
     }

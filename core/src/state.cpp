@@ -55,6 +55,9 @@ const char* to_string(Phase p) {
     case Phase::kRedeploy: return "redeploy";
     case Phase::kCountDeploy: return "count deploy";
     case Phase::kFinalRedeploy: return "final redeploy";
+    case Phase::kTurnStart: return "turn start (abbey or draw)";
+    case Phase::kWagonMove: return "wagon move";
+    case Phase::kAbbeyRound: return "abbey round";
     case Phase::kGameOver: return "game over";
   }
   return "?";
@@ -103,6 +106,7 @@ void State::setup(std::span<const uint8_t> deck_counts) {
       if (sets & 2) add_set("shrines_csc");
       if (sets & 4) add_set("shrines_spielbox");
     }
+    if (rules_.has(kAbbeyMayor)) add_set("abbey_mayor");
   } else {
     if (deck_counts.size() > static_cast<size_t>(c.size())) throw std::invalid_argument("deck: too many tile types");
     for (size_t t = 0; t < deck_counts.size(); ++t) {
@@ -144,9 +148,10 @@ void State::setup(std::span<const uint8_t> deck_counts) {
     throw std::invalid_argument("deck too large: " + std::to_string(tiles) + " tiles with " + std::to_string(nodes) +
                                 " feature segments; the engine holds at most " + std::to_string(kMaxTiles) +
                                 " tiles and " + std::to_string(kMaxNodes) + " segments");
+  if (rules_.has(kAbbeyMayor)) abbeys_ = static_cast<uint8_t>((1 << rules_.players) - 1);
   last_tile_ = -1;
   turn_player_ = 0;
-  start_draw();
+  start_turn();
 }
 
 // ---- Small structures -------------------------------------------------------------------------------
@@ -280,6 +285,17 @@ void State::place_tile(int type, int rotation, CellKey cell) {
     const TileType& ot = c[other.type];
     const TileType::Rotated& orot = ot.rot[other.rotation];
     const uint8_t sa = rot.edge_segment[e], sb = orot.edge_segment[kOpposite(e)];
+    // A2: an abbey's side closes the city or road it touches without joining it.
+    if (tt.has(kFlagAbbey) && sb != kNoSegment) {
+      const int r = find(other.node_base + sb);
+      open_[r] = static_cast<uint16_t>(open_[r] - 1);
+      continue;
+    }
+    if (ot.has(kFlagAbbey) && sa != kNoSegment) {
+      const int r = find(base + sa);
+      open_[r] = static_cast<uint16_t>(open_[r] - 1);
+      continue;
+    }
     if (sa != kNoSegment && sb != kNoSegment) {
       if (tt.segments[sa].kind == SegmentKind::kRiver) {
         tiles_[idx].river_in = static_cast<uint8_t>(e);
@@ -313,7 +329,9 @@ int State::current_player() const {
     case Phase::kGameOver: return kTerminal;
     case Phase::kRedeploy:
     case Phase::kCountDeploy:
-    case Phase::kFinalRedeploy: return acting_;
+    case Phase::kFinalRedeploy:
+    case Phase::kWagonMove:
+    case Phase::kAbbeyRound: return acting_;
     default: return turn_player_;
   }
 }
@@ -349,13 +367,39 @@ int State::sample_draw_tile(uint64_t random_below_left) const {
   return -1;
 }
 
+// A new turn: with Abbey & Mayor the player may place the abbey instead of drawing (A1).
+void State::start_turn() {
+  if (tiles_left() > 0 && abbey_mayor() && has_abbey(turn_player_)) {
+    ActionList abbeys;
+    generate_abbeys(abbeys);
+    if (abbeys.size > 0) {
+      drawn_ = -1;
+      phase_ = Phase::kTurnStart;
+      return;
+    }
+  }
+  start_draw();
+}
+
 void State::start_draw() {
   drawn_ = -1;
   if (tiles_left() > 0) {
     phase_ = Phase::kDraw;
     return;
   }
-  if (count_in_play()) {  // C9, starting left of the player who placed the last tile
+  end_of_tiles();
+}
+
+// After the last tile: the abbey round (A4), the Count's final redeploy (C9), final scoring (B11).
+void State::end_of_tiles() {
+  if (!in_abbey_round_ && abbey_mayor() && abbeys_ && rules_.on(Option::kAbbeyEndRound)) {
+    in_abbey_round_ = true;
+    acting_ = static_cast<uint8_t>((last_placer_ + 1) % rules_.players);
+    round_left_ = rules_.players;
+    continue_abbey_round();
+    return;
+  }
+  if (count_in_play()) {  // C9, starting left of the player who placed the last land tile
     acting_ = static_cast<uint8_t>((last_placer_ + 1) % rules_.players);
     out_mask_ = 0;
     continue_final_redeploy();
@@ -481,26 +525,39 @@ bool State::has_placement() const {
   return for_each_placement([](Action) { return true; });
 }
 
+// Deploys on the tile just placed, in action order: followers by segment, then the mayor (an unoccupied
+// city, M1), the wagon (an unoccupied road, city, cloister, shrine or abbey, W1), the barn (a corner, F1).
+// No follower on the volcano (R7) or a river (B5), no farmer on a farm with a barn (F3), only a monk or
+// a wagon on the abbey (A2).
 void State::generate_deploys(ActionList& out) const {
   const int p = turn_player_;
-  if (followers_in_supply(p) == 0) return;
   const PlacedTile& pt = tiles_[last_tile_];
   const TileType& tt = cat()[pt.type];
   if (tt.has(kFlagVolcano) && rules_.on(Option::kVolcanoNoFollower)) return;
-  for (int s = 0; s < tt.num_segments; ++s) {
-    if (tt.segments[s].kind == SegmentKind::kRiver) continue;
-    if (followers_[find(pt.node_base + s)] == 0) out.push(Action::deploy(Figure::kFollower, s));
+  const bool abbey = tt.has(kFlagAbbey);
+  for (const Figure f : {Figure::kFollower, Figure::kMayor, Figure::kWagon}) {
+    if (!in_supply(p, f)) continue;
+    for (int s = 0; s < tt.num_segments; ++s) {
+      const SegmentKind kind = tt.segments[s].kind;
+      if (kind == SegmentKind::kRiver) continue;
+      if (f == Figure::kMayor && (kind != SegmentKind::kCity || abbey)) continue;
+      if (f == Figure::kWagon && kind == SegmentKind::kField) continue;
+      const int root = find(pt.node_base + s);
+      if (followers_[root] != 0) continue;
+      if (kind == SegmentKind::kField && has_barn(root)) continue;
+      out.push(Action::deploy(f, s));
+    }
   }
+  if (in_supply(p, Figure::kBarn))
+    for (int k = 0; k < 4; ++k)
+      if (barn_corner_ok(k)) out.push(Action::deploy(Figure::kBarn, k));
 }
 
 bool State::can_deploy() const {
-  if (followers_in_supply(turn_player_) == 0) return false;
-  const PlacedTile& pt = tiles_[last_tile_];
-  const TileType& tt = cat()[pt.type];
-  if (tt.has(kFlagVolcano) && rules_.on(Option::kVolcanoNoFollower)) return false;
-  for (int s = 0; s < tt.num_segments; ++s)
-    if (tt.segments[s].kind != SegmentKind::kRiver && followers_[find(pt.node_base + s)] == 0) return true;
-  return false;
+  ActionList options;
+  options.size = 0;
+  generate_deploys(options);
+  return options.size > 0;
 }
 
 void State::legal_actions(ActionList& out) const {
@@ -519,6 +576,15 @@ void State::legal_actions(ActionList& out) const {
     case Phase::kCountDeploy:
       out.push(Action::pass());
       generate_count_deploys(out);
+      break;
+    case Phase::kTurnStart:
+    case Phase::kAbbeyRound:
+      out.push(Action::pass());
+      generate_abbeys(out);
+      break;
+    case Phase::kWagonMove:
+      out.push(Action::pass());
+      generate_wagon_moves(out, acting_);
       break;
     default: break;
   }
@@ -539,7 +605,10 @@ bool State::is_legal(Action a) const {
     case Phase::kDeploy:
     case Phase::kRedeploy:
     case Phase::kCountDeploy:
-    case Phase::kFinalRedeploy: {
+    case Phase::kFinalRedeploy:
+    case Phase::kTurnStart:
+    case Phase::kAbbeyRound:
+    case Phase::kWagonMove: {
       ActionList list;
       legal_actions(list);
       return list.contains(a);
@@ -574,10 +643,21 @@ std::string State::try_apply(Action a) {
                " does not continue the river legally: its edges must match, it must extend exactly one open river end, and no curve may turn the same way as the one before it (B3, R3-R5)";
       return c[drawn_].id + " at (" + std::to_string(a.x()) + "," + std::to_string(a.y()) + ") rotated " +
              std::to_string(90 * a.rotation()) + " does not match its neighbours' edges (B3)";
+    case Phase::kTurnStart:
+    case Phase::kAbbeyRound:
+      if (a.kind() != Action::kPass && a.kind() != Action::kAbbey) return "expected an abbey placement or a draw, got " + a.to_string();
+      return "the abbey goes on an empty square with tiles on all four sides (A1), next to at most one shrine (S2)";
+    case Phase::kWagonMove:
+      if (a.kind() != Action::kPass && a.kind() != Action::kWagon) return "expected a wagon move or taking the wagon back, got " + a.to_string();
+      return "the wagon may only move to an incomplete, unoccupied feature adjacent to the one just scored (W2, W3)";
     case Phase::kDeploy:
       if (a.kind() != Action::kPass && a.kind() != Action::kDeploy) return "expected a deploy or a pass, got " + a.to_string();
-      if (a.figure() != Figure::kFollower) return std::string("no ") + to_string(a.figure()) + " in these rules";
-      if (followers_in_supply(turn_player_) == 0) return "no follower left in supply";
+      if (a.figure() != Figure::kFollower && !abbey_mayor()) return std::string("no ") + to_string(a.figure()) + " in these rules";
+      if (!in_supply(turn_player_, a.figure())) return std::string("no ") + to_string(a.figure()) + " left in supply";
+      if (a.figure() == Figure::kBarn)
+        return "a barn goes on a corner of the tile just placed where four tiles meet with fields in all four corners, on a farm without a barn (F1)";
+      if (a.figure() == Figure::kMayor) return "the mayor goes only into an unoccupied city (M1)";
+      if (a.figure() == Figure::kWagon) return "the wagon goes only onto an unoccupied road, city, cloister, shrine or abbey (W1)";
       if (a.segment() >= c[tiles_[last_tile_].type].num_segments) return "the tile just placed has no such segment";
       if (c[tiles_[last_tile_].type].has(kFlagVolcano)) return "no follower may be deployed on the volcano (R7)";
       if (c[tiles_[last_tile_].type].segments[a.segment()].kind == SegmentKind::kRiver) return "no follower may go on a river (B5)";
@@ -594,7 +674,7 @@ std::string State::try_apply(Action a) {
       return std::string("from the ") + quarter_name(a.quarter()) + " a follower may only go onto an incomplete matching feature (C9)";
     case Phase::kCountDeploy:
       if (a.kind() != Action::kPass && a.kind() != Action::kCountDeploy) return "expected a Count deploy or a pass, got " + a.to_string();
-      if (followers_in_supply(acting_) == 0) return "no follower left in supply";
+      if (!in_supply(acting_, a.figure())) return std::string("no ") + to_string(a.figure()) + " left in supply";
       if (a.quarter() == count_ && rules_.on(Option::kCountBlocksEntry)) return "the Count's quarter cannot be entered (count_blocks_entry)";
       return "not a legal Count deploy here (C3, C4)";
     case Phase::kGameOver: return "the game is over";
@@ -624,11 +704,20 @@ void State::apply(Action a) {
       }
       return;
     }
+    case Action::kAbbey:
+      place_abbey(a.cell());
+      return;
+    case Action::kWagon:
+      place_figure(acting_, Figure::kWagon, a.node());
+      wagons_to_move_ = static_cast<uint8_t>(wagons_to_move_ & ~(1 << acting_));
+      continue_wagons();
+      return;
     case Action::kPlace: {
       place_tile(drawn_, a.rotation(), a.cell());
       last_tile_ = static_cast<int16_t>(num_tiles_ - 1);
       last_placer_ = turn_player_;
       drawn_ = -1;
+      barn_placed_ = false;
       if (can_deploy()) {
         phase_ = Phase::kDeploy;
       } else {
@@ -638,15 +727,13 @@ void State::apply(Action a) {
     }
     case Action::kDeploy: {
       const int p = turn_player_;
-      const int node = tiles_[last_tile_].node_base + a.segment();
-      for (int slot = 0; slot < kFollowersPerPlayer; ++slot) {
-        if (figures_[p][slot] == kInSupply) {
-          figures_[p][slot] = static_cast<uint16_t>(node);
-          break;
-        }
+      const PlacedTile& pt = tiles_[last_tile_];
+      if (a.figure() == Figure::kBarn) {
+        figures_[p][kBarnSlot] = static_cast<uint16_t>(pt.node_base + corner_field(last_tile_, a.segment()));
+        barn_placed_ = true;
+      } else {
+        place_figure(p, a.figure(), pt.node_base + a.segment());
       }
-      followers_[find(node)] += 1u << (4 * p);
-      if (a.segment() == cat()[tiles_[last_tile_].type].cloister && rules_.has(kCultPlaces)) maybe_challenge(last_tile_, p);
       after_deploy();
       return;
     }
@@ -655,7 +742,7 @@ void State::apply(Action a) {
       end_turn();
       return;
     case Action::kRedeploy:
-      move_from_quarter(acting_, a.quarter(), a.node());
+      move_from_quarter(acting_, a.moved_figure(), a.quarter(), a.node());
       if (phase_ == Phase::kRedeploy) {
         continue_lap();  // the same player may move more
       } else {
@@ -672,6 +759,16 @@ void State::apply(Action a) {
           continue_lap();
           return;
         case Phase::kCountDeploy: end_turn(); return;
+        case Phase::kTurnStart: phase_ = Phase::kDraw; return;  // draw instead of placing the abbey
+        case Phase::kAbbeyRound:
+          acting_ = static_cast<uint8_t>((acting_ + 1) % rules_.players);
+          --round_left_;
+          continue_abbey_round();
+          return;
+        case Phase::kWagonMove:  // the wagon stays in supply
+          wagons_to_move_ = static_cast<uint8_t>(wagons_to_move_ & ~(1 << acting_));
+          continue_wagons();
+          return;
         case Phase::kFinalRedeploy:
           out_mask_ = static_cast<uint8_t>(out_mask_ | (1 << acting_));
           acting_ = static_cast<uint8_t>((acting_ + 1) % rules_.players);
@@ -696,39 +793,103 @@ void State::after_deploy() {
 
 void State::score_and_continue() {
   scored_mask_ = 0;
+  wagons_to_move_ = 0;
+  turn_scoring_ = true;
   score_completed();
+  turn_scoring_ = false;
   const uint8_t me = static_cast<uint8_t>(1 << turn_player_);
-  if (count_in_play() && scored_mask_ && !(scored_mask_ & me) && followers_in_supply(turn_player_) > 0) {
-    acting_ = turn_player_;  // C3: others scored, the placer did not
-    phase_ = Phase::kCountDeploy;
-    return;
+  // C3: others scored, the placer did not (decided now, offered after the wagons have moved).
+  count_deploy_due_ = count_in_play() && scored_mask_ && !(scored_mask_ & me);
+  acting_ = turn_player_;
+  continue_wagons();
+}
+
+// After the wagons: the Count deploy if due and possible, then the next turn.
+void State::after_wagons() {
+  if (count_deploy_due_) {
+    count_deploy_due_ = false;
+    acting_ = turn_player_;
+    ActionList options;
+    options.size = 0;
+    generate_count_deploys(options);
+    if (options.size > 0) {
+      phase_ = Phase::kCountDeploy;
+      return;
+    }
   }
   end_turn();
 }
 
 void State::end_turn() {
+  if (in_abbey_round_) {  // the abbey round goes on with the next player
+    acting_ = static_cast<uint8_t>((turn_player_ + 1) % rules_.players);
+    --round_left_;
+    continue_abbey_round();
+    return;
+  }
   turn_player_ = static_cast<uint8_t>((turn_player_ + 1) % rules_.players);
-  start_draw();
+  start_turn();
 }
+
+void State::place_figure(int player, Figure f, int node) {
+  figures_[player][slot_in_supply(player, f)] = static_cast<uint16_t>(node);
+  followers_[find(node)] += 1u << (4 * player);
+  const PlacedTile& pt = tiles_[node_tile_[node]];
+  if (rules_.has(kCultPlaces) && node - pt.node_base == cat()[pt.type].cloister) maybe_challenge(node_tile_[node], player);
+}
+
+int State::slot_in_supply(int player, Figure f) const {
+  switch (f) {
+    case Figure::kFollower:
+      for (int slot = 0; slot < kFollowersPerPlayer; ++slot)
+        if (figures_[player][slot] == kInSupply) return slot;
+      return -1;
+    case Figure::kMayor: return abbey_mayor() && figures_[player][kMayorSlot] == kInSupply ? kMayorSlot : -1;
+    case Figure::kWagon: return abbey_mayor() && figures_[player][kWagonSlot] == kInSupply ? kWagonSlot : -1;
+    case Figure::kBarn: return abbey_mayor() && figures_[player][kBarnSlot] == kInSupply ? kBarnSlot : -1;
+  }
+  return -1;
+}
+
+bool State::in_supply(int player, Figure f) const { return slot_in_supply(player, f) >= 0; }
 
 // ---- Scoring -----------------------------------------------------------------------------------------
 
+int State::strength_on(int root, int player) const {
+  int n = strength(followers_[root], player);
+  const uint16_t mayor = figures_[player][kMayorSlot];
+  if (on_board(mayor) && find(mayor) == root) n += pennants_[root] - 1;  // M1: as strong as the pennants
+  return n;
+}
+
 void State::score_feature(int root, int points, int category, bool return_figures) {
-  const uint32_t packed = followers_[root];
-  if (!packed) return;
+  if (!followers_[root]) return;
   int best = 0;
-  for (int p = 0; p < rules_.players; ++p) best = std::max(best, strength(packed, p));
+  for (int p = 0; p < rules_.players; ++p) best = std::max(best, strength_on(root, p));
   for (int p = 0; p < rules_.players; ++p) {
-    if (best > 0 && strength(packed, p) == best) {
+    if (best > 0 && strength_on(root, p) == best) {
       scores_[p][category] = static_cast<int16_t>(scores_[p][category] + points);
       if (points > 0) scored_mask_ = static_cast<uint8_t>(scored_mask_ | (1 << p));
     }
   }
-  if (!return_figures) return;
+  if (return_figures) this->return_figures(root, turn_scoring_);
+}
+
+// Followers, mayors and wagons on the feature go back to supply (barns stay: F5). A wagon leaving a
+// feature scored during a turn may then move (W2).
+void State::return_figures(int root, bool wagons_may_move) {
+  const uint32_t packed = followers_[root];
   for (int p = 0; p < rules_.players; ++p) {
     if (!strength(packed, p)) continue;
-    for (uint16_t& f : figures_[p])
-      if (on_board(f) && find(f) == root) f = kInSupply;
+    for (int slot = 0; slot < kBarnSlot; ++slot) {
+      uint16_t& f = figures_[p][slot];
+      if (!on_board(f) || find(f) != root) continue;
+      f = kInSupply;
+      if (slot == kWagonSlot && wagons_may_move) {
+        wagons_to_move_ = static_cast<uint8_t>(wagons_to_move_ | (1 << p));
+        wagon_from_[p] = static_cast<uint16_t>(root);
+      }
+    }
   }
   followers_[root] = 0;
 }
@@ -759,6 +920,7 @@ void State::score_completed() {
     }
   }
   score_buildings();
+  score_farms_with_barns();
 }
 
 // S3: a follower put on a building next to an occupied building of the other kind starts a challenge
@@ -796,18 +958,21 @@ void State::score_buildings() {
       winner.rival = loser.rival = kNoRival;
       if (!completed_now(static_cast<int>(&loser - tiles_.data()))) {
         if (rules_.option(Option::kShrineHouseRule) == 1) score_feature(root, 1 + loser.around, kBonusPoints, false);
-        score_feature(loser.node_base + c[loser.type].cloister, 0, kCloisterPoints);
+        return_figures(loser.node_base + c[loser.type].cloister, false);  // W4: a losing wagon does not move
       }
     }
     score_feature(root, 9, kCloisterPoints);
   }
 }
 
-int State::farm_points(int root, bool pig_herd_counts) const {
+// Distinct completed cities a farm touches (B12), the City of Carcassonne included (C8); `pig` tells
+// whether the pig herd is in it (R8).
+int State::farm_cities(int root, bool& pig) const {
   const TileCatalog& c = cat();
   std::array<uint16_t, 64> cities;
   int num_cities = 0;
-  bool pig = false, carcassonne = false;
+  bool carcassonne = false;
+  pig = false;
   int m = root;
   do {
     const PlacedTile& pt = tiles_[node_tile_[m]];
@@ -822,7 +987,13 @@ int State::farm_points(int root, bool pig_herd_counts) const {
     }
     m = next_member_[m];
   } while (m != root);
-  return (num_cities + (carcassonne ? 1 : 0)) * ((pig && pig_herd_counts) ? 4 : 3);
+  return num_cities + (carcassonne ? 1 : 0);
+}
+
+int State::farm_points(int root, bool pig_herd_counts) const {
+  bool pig = false;
+  const int cities = farm_cities(root, pig);
+  return cities * ((pig && pig_herd_counts) ? 4 : 3);
 }
 
 void State::final_scoring() {
@@ -842,6 +1013,15 @@ void State::final_scoring() {
     }
   }
   for (int i = 0; i < num_tiles_; ++i) tiles_[i].rival = kNoRival;  // S4: unresolved, scored as incomplete
+  // F5: each barn scores 4 per completed city of its farm (+1 with the pig herd and pig_herd_barn).
+  for (int p = 0; p < rules_.players; ++p) {
+    const uint16_t barn = figures_[p][kBarnSlot];
+    if (!on_board(barn)) continue;
+    bool pig = false;
+    const int cities = farm_cities(find(barn), pig);
+    const int per_city = 4 + ((pig && rules_.on(Option::kPigHerdBarn)) ? 1 : 0);
+    scores_[p][kBonusPoints] = static_cast<int16_t>(scores_[p][kBonusPoints] + cities * per_city);
+  }
   // K3; with the Count the City of Carcassonne is one more completed city (C8).
   if (king_ >= 0)
     scores_[king_][kBonusPoints] = static_cast<int16_t>(scores_[king_][kBonusPoints] + completed_cities_ + (count_in_play() ? 1 : 0));

@@ -16,9 +16,9 @@ namespace {
 using testing::naive_placements;
 
 TEST(MoveGeneration, FastGeneratorEqualsNaiveOneInRandomGames) {
-  int placements_checked = 0;
+  int placements_checked = 0, abbey_checks = 0;
   for (uint8_t expansions : {uint8_t{0}, uint8_t{kRiver2 | kKingRobber}, uint8_t{kCultPlaces | kKingRobber},
-                              uint8_t{kCount | kRiver2 | kCultPlaces}}) {
+                              uint8_t{kCount | kRiver2 | kCultPlaces}, uint8_t{kAbbeyMayor | kCultPlaces}}) {
     for (int g = 0; g < 60; ++g) {
       Rules rules;
       rules.players = static_cast<uint8_t>(2 + g % 5);
@@ -37,6 +37,26 @@ TEST(MoveGeneration, FastGeneratorEqualsNaiveOneInRandomGames) {
           s = next;
           continue;
         }
+        if (s.phase() == Phase::kTurnStart || s.phase() == Phase::kAbbeyRound) {
+          // Abbey squares (A1): every empty cell with four neighbours, and S2 with cult places.
+          const TileType& abbey = TileCatalog::get()[TileCatalog::get().find("AM.A")];
+          std::set<std::pair<int, int>> naive, fast;
+          for (int i = 0; i < s.num_tiles(); ++i)
+            for (auto [dx, dy] : {std::pair{0, -1}, {1, 0}, {0, 1}, {-1, 0}}) {
+              const int x = s.tile(i).x + dx, y = s.tile(i).y + dy;
+              if (s.tile_at(x, y) >= 0 || s.tile_at(x, y - 1) < 0 || s.tile_at(x + 1, y) < 0 || s.tile_at(x, y + 1) < 0 ||
+                  s.tile_at(x - 1, y) < 0)
+                continue;
+              if (s.rules().has(kCultPlaces) && !testing::naive_shrine_rule_ok(s, abbey, x, y)) continue;
+              naive.emplace(x, y);
+            }
+          ActionList list;
+          s.legal_actions(list);
+          for (Action a : list)
+            if (a.kind() == Action::kAbbey) fast.emplace(a.x(), a.y());
+          ASSERT_EQ(fast, naive);
+          ++abbey_checks;
+        }
         if (s.phase() == Phase::kPlace) {
           ActionList fast;
           s.legal_actions(fast);
@@ -54,7 +74,8 @@ TEST(MoveGeneration, FastGeneratorEqualsNaiveOneInRandomGames) {
       }
     }
   }
-  EXPECT_GT(placements_checked, 16000);
+  EXPECT_GT(placements_checked, 20000);
+  EXPECT_GT(abbey_checks, 100);
 }
 
 // Counts frozen from this engine after the cross-check above; a change flags a change of behaviour.

@@ -12,6 +12,11 @@ const char* to_string(Figure f);
 
 // The Count of Carcassonne's quarters, in the seed's clockwise order (C1, C4), and the features each
 // sends followers to: castle cities, market farms, blacksmith roads, cathedral cloisters and shrines.
+// Corners of a tile for barns, clockwise: corner k lies between half-edges 2k+1 and 2k+2.
+enum Corner : uint8_t { kNE = 0, kSE = 1, kSW = 2, kNW = 3 };
+const char* corner_name(int corner);
+int parse_corner(const std::string& name);  // -1 if unknown
+
 enum Quarter : uint8_t { kCastle = 0, kMarket = 1, kBlacksmith = 2, kCathedral = 3 };
 inline constexpr int kNumQuarters = 4;
 inline constexpr int kCountStays = 4;  // count_to of a Count deploy that leaves the Count where it is
@@ -43,6 +48,8 @@ class Action {
     kDeploy = 4,  // put a figure on a segment of the tile just placed
     kCountDeploy = 5,  // Count: a figure from supply into a quarter, and where the Count goes (C3, C4)
     kRedeploy = 6,     // Count: a figure from a quarter onto a feature, named by its root node (C6, C9)
+    kAbbey = 7,        // place one's abbey on a cell instead of drawing (A1), or in the end round (A4)
+    kWagon = 8,        // move one's wagon onto a feature, named by its root node, after scoring (W2)
   };
 
   constexpr Action() = default;
@@ -56,6 +63,8 @@ class Action {
     return Action(kDeploy, (static_cast<uint32_t>(f) << 8) | static_cast<uint32_t>(segment));
   }
 
+  static constexpr Action abbey(CellKey cell) { return Action(kAbbey, static_cast<uint32_t>(cell) << 2); }
+  static constexpr Action wagon(int node) { return Action(kWagon, static_cast<uint32_t>(node)); }
   static constexpr Action count_deploy(Figure f, int quarter, int count_to) {
     return Action(kCountDeploy, (static_cast<uint32_t>(f) << 8) | (static_cast<uint32_t>(quarter) << 4) |
                                     static_cast<uint32_t>(count_to));
@@ -72,13 +81,13 @@ class Action {
   constexpr int y() const { return key_y(cell()); }
   constexpr int rotation() const { return static_cast<int>(bits_ & 3); }
   constexpr Figure figure() const { return static_cast<Figure>((bits_ >> 8) & 0xFF); }
-  constexpr int segment() const { return static_cast<int>(bits_ & 0xFF); }
+  constexpr int segment() const { return static_cast<int>(bits_ & 0xFF); }  // a barn's: its corner
   // Count deploy: the quarter entered and the Count's new quarter (kCountStays: it does not move).
   constexpr int quarter() const { return kind() == kRedeploy ? static_cast<int>((bits_ >> 20) & 3) : static_cast<int>((bits_ >> 4) & 0xF); }
   constexpr int count_to() const { return static_cast<int>(bits_ & 0xF); }
   // Redeploy: the figure moved and the feature (root node) it goes to.
   constexpr Figure moved_figure() const { return static_cast<Figure>((bits_ >> 16) & 0xF); }
-  constexpr int node() const { return static_cast<int>(bits_ & 0xFFFF); }
+  constexpr int node() const { return static_cast<int>(bits_ & 0xFFFF); }  // redeploy and wagon
 
   constexpr uint32_t bits() const { return bits_; }
   static constexpr Action from_bits(uint32_t b) { Action a; a.bits_ = b; return a; }

@@ -54,7 +54,8 @@ GameRecord record_from_json(const nlohmann::json& j);
 // record's result differs from the replayed scores.
 State replay(const GameRecord& record, bool check_result = true);
 
-// The record form of `a` taken in state `before` (the state it is applied to), and back.
+// The record form of `a` taken in state `before` (the state it is applied to), and back. Choosing to draw
+// instead of placing the abbey has no record form of its own (null): the `draw` that follows stands for it.
 nlohmann::json action_to_json(const State& before, Action a);
 // Throws std::invalid_argument with a message naming the problem (unknown location, wrong phase, ...).
 Action action_from_json(const State& state, const nlohmann::json& j);
@@ -64,7 +65,10 @@ class RecordBuilder {
  public:
   RecordBuilder(const Rules& rules, std::vector<std::string> names = {}, std::optional<int64_t> seed = {},
                 std::vector<uint8_t> deck = {});
-  void add(const State& before, Action a) { record_.actions.push_back(action_to_json(before, a)); }
+  void add(const State& before, Action a) {
+    nlohmann::json j = action_to_json(before, a);
+    if (!j.is_null()) record_.actions.push_back(std::move(j));  // null: a choice the next action stands for
+  }
   // The record with the final scores as its result (when the game is over).
   GameRecord finish(const State& final_state);
 

@@ -23,7 +23,7 @@ enum Expansion : uint8_t {
 inline constexpr int kNumExpansions = 5;
 const char* expansion_name(Expansion e);  // "river2", ...
 // Expansions whose rules the engine plays; the others are named in records but refused for now.
-inline constexpr uint8_t kImplementedExpansions = kRiver2 | kCount | kKingRobber | kCultPlaces;
+inline constexpr uint8_t kImplementedExpansions = kRiver2 | kCount | kKingRobber | kCultPlaces | kAbbeyMayor;
 
 enum class Option : uint8_t {
   kSmallCity, kCountMove, kCountBlocksEntry, kCountRedeployEmpty, kCountFinalQuarters, kChallengeOwn,

@@ -30,7 +30,10 @@
 //   kFinalRedeploy (the Count) after the last tile: round-robin, one Action::redeploy or a pass (which
 //            drops that player out) each, until everybody has passed (C9).
 //   kGameOver after the last tile: final scoring (B11) has been applied and scores are final.
-// In the Count's phases current_player() is the player deciding, not turn_player().
+//   With Abbey & Mayor a turn may start with kTurnStart (abbey or draw), figures are followers, the mayor,
+//   the wagon (which may move after its feature scores: kWagonMove) and the barn (deployed on a corner),
+//   and after the last tile comes the abbey round (kAbbeyRound) before the Count's final redeploy.
+// In the Count's and the wagons' phases current_player() is the player deciding, not turn_player().
 #pragma once
 
 #include <array>
@@ -56,6 +59,7 @@ inline constexpr int kMaxFrontier = 2 * kMaxTiles + 4;   // empty cells next to 
 inline constexpr int kMaxTileTypes = 80;
 inline constexpr int kFollowersPerPlayer = 7;
 inline constexpr int kFiguresPerPlayer = 10;             // 7 followers, then mayor, wagon, barn slots
+inline constexpr int kMayorSlot = 7, kWagonSlot = 8, kBarnSlot = 9;
 inline constexpr int kCellSlots = 512;                   // open-addressing table of placed and frontier cells
 // Longest legal-action list: every frontier cell in every rotation, or every deploy.
 inline constexpr int kMaxActions = 4 * kMaxFrontier;
@@ -64,7 +68,10 @@ inline constexpr int kChance = -1;
 inline constexpr int kTerminal = -2;
 
 enum class Phase : uint8_t {
+  kTurnStart,      // Abbey & Mayor, A1: place the abbey (Action::abbey) or draw (Action::pass())
   kDraw, kPlace, kDeploy,
+  kWagonMove,      // Abbey & Mayor, W2: move a wagon from a scored feature (Action::wagon) or take it back
+  kAbbeyRound,     // Abbey & Mayor, A4: after the last tile, place the abbey or decline (Action::pass())
   kRedeploy,       // Count, C6: a player moves followers from a quarter onto features about to score
   kCountDeploy,    // Count, C3/C4: the placing player may put a follower into a quarter
   kFinalRedeploy,  // Count, C9: round-robin moves from the quarters before final scoring
@@ -203,14 +210,18 @@ class State {
   bool connected(int node_a, int node_b) const { return find(node_a) == find(node_b); }
 
   // --- Figures ----------------------------------------------------------------------------------------
-  int followers_in_supply(int player) const;
+  int followers_in_supply(int player) const;  // the 7 ordinary followers
+  // Whether a figure (follower: any of the 7) is in supply; abbey still in hand.
+  bool in_supply(int player, Figure f) const;
+  bool has_abbey(int player) const { return abbeys_ & (1 << player); }
   // Feature node a figure stands on, or -1 when in supply. slot < kFiguresPerPlayer.
   int figure_node(int player, int slot) const;
   // Cult places (S3): the tile whose building is in a challenge with this tile's building, or -1.
   int rival(int tile_index) const { return tiles_[tile_index].rival == kNoRival ? -1 : tiles_[tile_index].rival; }
   // The Count: its quarter, and a player's followers in a quarter.
   int count_quarter() const { return count_; }
-  int followers_in_quarter(int player, int quarter) const;
+  int followers_in_quarter(int player, int quarter) const;  // ordinary followers
+  bool figure_in_quarter(int player, Figure f, int quarter) const;  // follower: any of the 7
   int king() const { return king_; }      // seat holding the King, or -1
   int robber() const { return robber_; }  // seat holding the Robber Baron, or -1
 
@@ -247,9 +258,25 @@ class State {
   bool building_placement_ok(const TileType& t, CellKey cell) const;
   int building_kind(int tile_index) const;
   void after_deploy();      // collects completed features, then the redeploy lap or scoring
+  void start_turn();        // the turn player's abbey choice, or the draw
+  void place_figure(int player, Figure f, int node);
+  int slot_in_supply(int player, Figure f) const;  // -1 if none
+  int strength_on(int root, int player) const;      // B9 with the mayor's pennant strength (M1)
+  // Abbey & Mayor (core/src/abbey_mayor.cpp).
+  bool abbey_mayor() const { return rules_.has(kAbbeyMayor); }
+  void generate_abbeys(ActionList& out) const;
+  void place_abbey(CellKey cell);
+  void continue_abbey_round();
+  bool barn_corner_ok(int corner) const;
+  int corner_field(int tile_index, int corner) const;  // field segment filling that corner, or -1
+  bool has_barn(int root) const;
+  void generate_wagon_moves(ActionList& out, int player) const;
+  void continue_wagons();
+  void after_wagons();
   void score_and_continue();
   void end_turn();
   void start_draw();
+  void end_of_tiles();
   void finish_game();
   // The Count's phases (core/src/count.cpp).
   bool count_in_play() const { return rules_.has(kCount); }
@@ -258,16 +285,19 @@ class State {
   void continue_final_redeploy();
   void generate_redeploys(ActionList& out, int player, bool final_round) const;
   void generate_count_deploys(ActionList& out) const;
-  void move_from_quarter(int player, int quarter, int root);
+  void move_from_quarter(int player, Figure f, int quarter, int root);
   void count_deploy(Action a);
   bool quarter_feeds(int quarter, SegmentKind kind) const;
   void score_completed();
   void score_buildings();
+  void score_farms_with_barns();
+  void return_figures(int root, bool wagons_may_move);
   void maybe_challenge(int tile_index, int player);
   // Majority scoring of a feature (B9), then its figures go back to supply unless told otherwise.
   void score_feature(int root, int points, int category, bool return_figures = true);
   void final_scoring();
   int farm_points(int root, bool pig_herd_counts) const;
+  int farm_cities(int root, bool& pig) const;
   int drawable_pile() const;
 
   int find(int node) const;
@@ -299,6 +329,14 @@ class State {
   uint8_t scored_mask_ = 0;     // players who scored points this turn (C3)
   uint8_t last_placer_ = 0;
   uint8_t num_pending_ = 0;
+  uint8_t abbeys_ = 0;          // players still holding their abbey
+  uint8_t wagons_to_move_ = 0;  // players whose wagon's feature scored this turn (W2)
+  uint8_t round_left_ = 0;      // abbey round: players still to decide
+  bool in_abbey_round_ = false;
+  bool count_deploy_due_ = false;
+  bool barn_placed_ = false;    // a barn was deployed this turn (F2)
+  bool turn_scoring_ = false;   // scoring during a turn (wagons may move afterwards), not final scoring
+  std::array<uint16_t, kMaxPlayers> wagon_from_{};  // the scored feature each moving wagon leaves
   std::array<uint16_t, 16> pending_{};  // roots of the features completed this turn, before scoring
   std::array<uint8_t, 9> completed_cloisters_{};  // tiles whose cloister the last placement completed
 

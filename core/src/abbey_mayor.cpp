@@ -1,0 +1,204 @@
+// Abbey & Mayor (RULES.md sections 6 and 7): abbey squares and the end round, barn corners and barn
+// scorings, wagon moves. The mayor's strength is in State::strength_on, deploy choices in
+// State::generate_deploys.
+#include <algorithm>
+
+#include "meeple/state.h"
+
+namespace meeple {
+
+namespace {
+
+const TileCatalog& cat() { return TileCatalog::get(); }
+
+int abbey_type() {
+  static const int type = TileCatalog::get().find("AM.A");
+  return type;
+}
+
+// The three other tiles meeting at corner k of a tile (offsets), and which of their corners it is.
+constexpr int kCornerDx[4][3] = {{0, 1, 1}, {1, 1, 0}, {0, -1, -1}, {-1, -1, 0}};
+constexpr int kCornerDy[4][3] = {{-1, -1, 0}, {0, 1, 1}, {1, 1, 0}, {0, -1, -1}};
+constexpr int kCornerOf[4][3] = {{kSE, kSW, kNW}, {kSW, kNW, kNE}, {kNW, kNE, kSE}, {kNE, kSE, kSW}};
+
+}  // namespace
+
+// ---- Abbey (A1-A4) -----------------------------------------------------------------------------------
+
+// Empty squares with a tile on all four sides, in key order; with cult places, also S2 (an abbey is a
+// cloister there).
+void State::generate_abbeys(ActionList& out) const {
+  const int first = out.size;
+  const TileType& abbey = cat()[abbey_type()];
+  for (int i = 0; i < frontier_size_; ++i) {
+    const CellKey cell = static_cast<CellKey>(frontier_[i] >> 16);
+    bool enclosed = true;
+    for (int e = 0; e < 4 && enclosed; ++e) enclosed = find_cell(neighbour(cell, e)) >= 0;
+    if (!enclosed) continue;
+    if (rules_.has(kCultPlaces) && !building_placement_ok(abbey, cell)) continue;
+    out.push(Action::abbey(cell));
+  }
+  std::sort(out.items.begin() + first, out.items.begin() + out.size);
+}
+
+void State::place_abbey(CellKey cell) {
+  if (phase_ == Phase::kAbbeyRound) turn_player_ = acting_;
+  abbeys_ = static_cast<uint8_t>(abbeys_ & ~(1 << turn_player_));
+  place_tile(abbey_type(), 0, cell);
+  last_tile_ = static_cast<int16_t>(num_tiles_ - 1);
+  barn_placed_ = false;
+  if (can_deploy()) {
+    phase_ = Phase::kDeploy;
+  } else {
+    after_deploy();
+  }
+}
+
+// A4: one lap from the left of the last tile's placer; each player still holding an abbey places it (a
+// turn of their own, with deployment and scoring) or declines.
+void State::continue_abbey_round() {
+  ActionList squares;
+  while (round_left_ > 0) {
+    if (has_abbey(acting_)) {
+      squares.size = 0;
+      generate_abbeys(squares);
+      if (squares.size > 0) {
+        turn_player_ = acting_;
+        phase_ = Phase::kAbbeyRound;
+        return;
+      }
+    }
+    acting_ = static_cast<uint8_t>((acting_ + 1) % rules_.players);
+    --round_left_;
+  }
+  end_of_tiles();
+}
+
+// ---- Barn (F1-F5) ------------------------------------------------------------------------------------
+
+int State::corner_field(int tile_index, int corner) const {
+  const PlacedTile& pt = tiles_[tile_index];
+  const auto& rot = cat()[pt.type].rot[pt.rotation];
+  const uint8_t a = rot.half_segment[2 * corner + 1], b = rot.half_segment[(2 * corner + 2) & 7];
+  return (a != kNoSegment && a == b) ? a : -1;
+}
+
+bool State::has_barn(int root) const {
+  for (int p = 0; p < rules_.players; ++p) {
+    const uint16_t f = figures_[p][kBarnSlot];
+    if (on_board(f) && find(f) == root) return true;
+  }
+  return false;
+}
+
+// F1: four tiles meet at the corner, each with a field filling it, on a farm without a barn.
+bool State::barn_corner_ok(int corner) const {
+  const PlacedTile& pt = tiles_[last_tile_];
+  const int own = corner_field(last_tile_, corner);
+  if (own < 0) return false;
+  for (int i = 0; i < 3; ++i) {
+    const int j = find_cell(cell_key(pt.x + kCornerDx[corner][i], pt.y + kCornerDy[corner][i]));
+    if (j < 0 || corner_field(j, kCornerOf[corner][i]) < 0) return false;
+  }
+  return !has_barn(find(pt.node_base + own));
+}
+
+// Farms the last tile puts to a barn scoring: the farm of a barn just placed (F2: its farmers score as at
+// the end) and farms with a barn that the tile joined to farmers (F4: 1 per city). Barns stay.
+void State::score_farms_with_barns() {
+  if (!abbey_mayor()) return;
+  const TileCatalog& c = cat();
+  const int barn_root = barn_placed_ ? find(figures_[turn_player_][kBarnSlot]) : -1;
+  for (int i = 0; i < num_pending_; ++i) {
+    const int root = pending_[i];
+    const PlacedTile& pt = tiles_[node_tile_[root]];
+    if (c[pt.type].segments[root - pt.node_base].kind != SegmentKind::kField) continue;
+    bool pig = false;
+    const int cities = farm_cities(root, pig);
+    const bool pig_counts = pig && rules_.on(Option::kPigHerd);
+    const int points = root == barn_root ? cities * (pig_counts ? 4 : 3) : cities * (pig_counts ? 2 : 1);
+    score_feature(root, points, kFieldPoints);
+  }
+}
+
+// ---- Wagon (W1-W4) -----------------------------------------------------------------------------------
+
+// W3 (1st edition): a road and the city, cloister, shrine or abbey it runs into on the same tile; roads
+// meeting at one crossing; an abbey and the cities and roads on its sides. Never through a field, never
+// city to city. Targets must be incomplete and unoccupied (W2). In action (root node) order.
+void State::generate_wagon_moves(ActionList& out, int player) const {
+  const TileCatalog& c = cat();
+  const int from = find(wagon_from_[player]);
+  std::array<uint16_t, 64> found;
+  int num_found = 0;
+  auto consider = [&](int node) {
+    const int root = find(node);
+    if (root == from || followers_[root]) return;
+    const PlacedTile& pt = tiles_[node_tile_[root]];
+    const SegmentKind kind = c[pt.type].segments[root - pt.node_base].kind;
+    const bool complete = (kind == SegmentKind::kCity || kind == SegmentKind::kRoad) ? open_[root] == 0
+                          : (kind == SegmentKind::kCloister || kind == SegmentKind::kShrine) ? pt.around == 8
+                                                                                            : true;
+    if (complete) return;
+    if (std::find(found.begin(), found.begin() + num_found, root) == found.begin() + num_found && num_found < 64)
+      found[num_found++] = static_cast<uint16_t>(root);
+  };
+  int m = from;
+  do {
+    const int t = node_tile_[m];
+    const PlacedTile& pt = tiles_[t];
+    const TileType& tt = c[pt.type];
+    const int s = m - pt.node_base;
+    const Segment& seg = tt.segments[s];
+    for (int o = 0; o < tt.num_segments; ++o) {
+      if (o == s) continue;
+      const Segment& other = tt.segments[o];
+      const bool linked =
+          (seg.kind == SegmentKind::kRoad &&
+           ((seg.end == RoadEnd::kCity && seg.end_city == o) ||
+            ((seg.end == RoadEnd::kCloister || seg.end == RoadEnd::kShrine) && o == tt.cloister) ||
+            (seg.end == RoadEnd::kJunction && other.kind == SegmentKind::kRoad && other.end == RoadEnd::kJunction))) ||
+          (other.kind == SegmentKind::kRoad && other.end == RoadEnd::kCity && other.end_city == s) ||
+          (s == tt.cloister && other.kind == SegmentKind::kRoad &&
+           (other.end == RoadEnd::kCloister || other.end == RoadEnd::kShrine));
+      if (linked) consider(pt.node_base + o);
+    }
+    // Across an abbey's sides, both ways.
+    const auto& rot = tt.rot[pt.rotation];
+    for (int e = 0; e < 4; ++e) {
+      const int j = find_cell(neighbour(cell_key(pt.x, pt.y), e));
+      if (j < 0) continue;
+      const PlacedTile& nt = tiles_[j];
+      const TileType& ntt = c[nt.type];
+      if (tt.has(kFlagAbbey)) {
+        const uint8_t their = ntt.rot[nt.rotation].edge_segment[kOpposite(e)];
+        if (their != kNoSegment && ntt.segments[their].kind != SegmentKind::kRiver) consider(nt.node_base + their);
+      } else if (ntt.has(kFlagAbbey) && rot.edge_segment[e] == s) {
+        consider(nt.node_base + ntt.cloister);
+      }
+    }
+    m = next_member_[m];
+  } while (m != from);
+  std::sort(found.begin(), found.begin() + num_found);
+  for (int i = 0; i < num_found; ++i) out.push(Action::wagon(found[i]));
+}
+
+// W2: owners decide clockwise from the placing player; a wagon with nowhere to go stays in supply.
+void State::continue_wagons() {
+  ActionList options;
+  for (int i = 0; i < rules_.players; ++i) {
+    const int p = (turn_player_ + i) % rules_.players;
+    if (!(wagons_to_move_ & (1 << p))) continue;
+    options.size = 0;
+    generate_wagon_moves(options, p);
+    if (options.size > 0) {
+      acting_ = static_cast<uint8_t>(p);
+      phase_ = Phase::kWagonMove;
+      return;
+    }
+    wagons_to_move_ = static_cast<uint8_t>(wagons_to_move_ & ~(1 << p));
+  }
+  after_wagons();
+}
+
+}  // namespace meeple
