@@ -112,7 +112,15 @@ void BM_RandomPlayout(benchmark::State& st) {
   st.SetItemsProcessed(st.iterations());
   st.SetLabel("games/s");
 }
-BENCHMARK(BM_RandomPlayout)->Args({0, 2})->Args({kRiver2 | kKingRobber, 2})->Args({0, 4})->ArgNames({"expansions", "players"});
+constexpr int kAllExpansions = kRiver2 | kCount | kKingRobber | kCultPlaces | kAbbeyMayor;
+BENCHMARK(BM_RandomPlayout)
+    ->Args({0, 2})
+    ->Args({kRiver2 | kKingRobber, 2})
+    ->Args({kRiver2 | kCount | kKingRobber | kCultPlaces, 2})
+    ->Args({kAllExpansions, 2})
+    ->Args({0, 4})
+    ->Args({kAllExpansions, 6})
+    ->ArgNames({"expansions", "players"});
 
 // The same game, choosing from the full legal_actions() list at every decision.
 void BM_RandomPlayoutFullLists(benchmark::State& st) {

@@ -185,6 +185,10 @@ void State::generate_wagon_moves(ActionList& out, int player) const {
 
 // W2: owners decide clockwise from the placing player; a wagon with nowhere to go stays in supply.
 void State::continue_wagons() {
+  if (!wagons_to_move_) {
+    after_wagons();
+    return;
+  }
   ActionList options;
   for (int i = 0; i < rules_.players; ++i) {
     const int p = (turn_player_ + i) % rules_.players;

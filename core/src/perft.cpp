@@ -7,15 +7,10 @@
 namespace meeple {
 
 std::vector<int> seeded_draw_order(const State& initial, uint64_t seed) {
-  Rng rng(seed);
-  std::vector<int> order;
-  for (int pile : State::kPileOrder) {
-    const size_t first = order.size();
-    for (int t = 0; t < TileCatalog::get().size(); ++t)
-      if (State::draw_pile(t) == pile) order.insert(order.end(), initial.remaining(t), t);
-    for (size_t i = order.size(); i > first + 1; --i)  // Fisher-Yates over this pile
-      std::swap(order[i - 1], order[first + rng.below(static_cast<uint32_t>(i - first))]);
-  }
+  Dealer dealer(seed);
+  const int n = dealer.shuffle(initial);
+  std::vector<int> order(n);
+  for (int i = 0; i < n; ++i) order[i] = dealer.order(i);
   return order;
 }
 

@@ -178,8 +178,10 @@ std::string Rules::to_string() const {
     if (expansions & (1 << i)) names.push_back(kExpansionNames[i]);
   if (!names.empty()) out += " expansions=" + join(names, ",");
   const auto defaults = default_options();
-  for (int i = 0; i < kNumOptions; ++i)
-    if (options[i] != defaults[i]) out += " " + std::string(option_specs()[i].name) + "=" + option_value(static_cast<Option>(i));
+  for (int i = 0; i < kNumOptions; ++i) {
+    if (options[i] == defaults[i]) continue;
+    out.append(" ").append(option_specs()[i].name).append("=").append(option_value(static_cast<Option>(i)));
+  }
   return out;
 }
 

@@ -77,8 +77,7 @@ State::State(const Rules& rules) : State(rules, {}) {}
 State::State(const Rules& rules, std::span<const uint8_t> deck_counts) : rules_(rules) {
   rules_.validate();
   tiles_.fill(PlacedTile{});
-  cell_key_.fill(0);
-  cell_value_.fill(kEmptySlot);
+  cells_.fill(Cell{0, kEmptySlot});
   frontier_.fill(0);
   parent_.fill(0);
   next_member_.fill(0);
@@ -166,41 +165,41 @@ int State::find(int x) const {
 
 int State::cell_slot(CellKey k) const {
   unsigned slot = (static_cast<uint32_t>(k) * 0x9E3779B1u) >> 23;
-  while (cell_value_[slot] != kEmptySlot && cell_key_[slot] != k) slot = (slot + 1) & (kCellSlots - 1);
+  while (cells_[slot].value != kEmptySlot && cells_[slot].key != k) slot = (slot + 1) & (kCellSlots - 1);
   return static_cast<int>(slot);
 }
 
 int State::find_cell(CellKey k) const {
-  const uint16_t v = cell_value_[cell_slot(k)];
+  const uint16_t v = cells_[cell_slot(k)].value;
   return v < kFrontierFlag ? v : -1;
 }
 
 int State::frontier_index(CellKey k) const {
-  const uint16_t v = cell_value_[cell_slot(k)];
+  const uint16_t v = cells_[cell_slot(k)].value;
   return (v != kEmptySlot && (v & kFrontierFlag)) ? (v & ~kFrontierFlag) : -1;
 }
 
 void State::frontier_set(int slot, CellKey k, int edge, uint16_t edge_kind_bits) {
-  if (cell_value_[slot] == kEmptySlot) {
-    cell_key_[slot] = k;
-    cell_value_[slot] = static_cast<uint16_t>(kFrontierFlag | frontier_size_);
+  if (cells_[slot].value == kEmptySlot) {
+    cells_[slot].key = k;
+    cells_[slot].value = static_cast<uint16_t>(kFrontierFlag | frontier_size_);
     frontier_[frontier_size_++] = static_cast<uint32_t>(k) << 16;
   }
-  frontier_[cell_value_[slot] & ~kFrontierFlag] |= static_cast<uint32_t>(edge_kind_bits) << (4 * edge);
+  frontier_[cells_[slot].value & ~kFrontierFlag] |= static_cast<uint32_t>(edge_kind_bits) << (4 * edge);
 }
 
 void State::occupy_cell(CellKey k, int index) {
   const int slot = cell_slot(k);
-  if (cell_value_[slot] != kEmptySlot) {  // a frontier cell: swap-remove it from the frontier
-    const int pos = cell_value_[slot] & ~kFrontierFlag;
+  if (cells_[slot].value != kEmptySlot) {  // a frontier cell: swap-remove it from the frontier
+    const int pos = cells_[slot].value & ~kFrontierFlag;
     const uint32_t last = frontier_[--frontier_size_];
     if (pos != frontier_size_) {
       frontier_[pos] = last;
-      cell_value_[cell_slot(static_cast<CellKey>(last >> 16))] = static_cast<uint16_t>(kFrontierFlag | pos);
+      cells_[cell_slot(static_cast<CellKey>(last >> 16))].value = static_cast<uint16_t>(kFrontierFlag | pos);
     }
   }
-  cell_key_[slot] = k;
-  cell_value_[slot] = static_cast<uint16_t>(index);
+  cells_[slot].key = k;
+  cells_[slot].value = static_cast<uint16_t>(index);
 }
 
 // Joins the features of two nodes. A city or road may come to cross the same tile twice (a tile with two
@@ -270,7 +269,7 @@ void State::place_tile(int type, int rotation, CellKey cell) {
   std::array<int, 8> ring_slot, ring;
   for (int d = 0; d < 8; ++d) {
     ring_slot[d] = cell_slot(cell_key(key_x(cell) + kDx8[d], key_y(cell) + kDy8[d]));
-    ring[d] = cell_value_[ring_slot[d]] < kFrontierFlag ? cell_value_[ring_slot[d]] : -1;
+    ring[d] = cells_[ring_slot[d]].value < kFrontierFlag ? cells_[ring_slot[d]].value : -1;
   }
 
   for (int e = 0; e < 4; ++e) {
@@ -934,7 +933,7 @@ void State::maybe_challenge(int tile_index, int player) {
     if (j < 0 || building_kind(j) == 0 || building_kind(j) == kind || tiles_[j].around == 8) continue;
     const uint32_t there = followers_[find(tiles_[j].node_base + cat()[tiles_[j].type].cloister)];
     if (!there) continue;
-    if (!rules_.on(Option::kChallengeOwn) && there == strength(there, player) << (4 * player)) continue;
+    if (!rules_.on(Option::kChallengeOwn) && there == static_cast<uint32_t>(strength(there, player)) << (4 * player)) continue;
     tiles_[tile_index].rival = static_cast<uint8_t>(j);
     tiles_[j].rival = static_cast<uint8_t>(tile_index);
     return;
@@ -1092,7 +1091,7 @@ bool State::operator==(const State& o) const {
       last_tile_ != o.last_tile_ || discarded_ != o.discarded_ || num_tiles_ != o.num_tiles_ ||
       num_nodes_ != o.num_nodes_ || frontier_size_ != o.frontier_size_ ||
       std::memcmp(pile_left_, o.pile_left_, sizeof pile_left_) != 0 || scores_ != o.scores_ ||
-      figures_ != o.figures_ || remaining_ != o.remaining_ || cell_key_ != o.cell_key_ || cell_value_ != o.cell_value_)
+      figures_ != o.figures_ || remaining_ != o.remaining_ || cells_ != o.cells_)
     return false;
   auto same_prefix = [](const auto& a, const auto& b, int n) { return std::equal(a.begin(), a.begin() + n, b.begin()); };
   if (!same_prefix(tiles_, o.tiles_, num_tiles_)) return false;

@@ -52,7 +52,10 @@ class Action {
     kWagon = 8,        // move one's wagon onto a feature, named by its root node, after scoring (W2)
   };
 
-  constexpr Action() = default;
+  // Trivial so that action lists on the stack cost nothing to create; the value is unspecified until
+  // assigned (use Action::none() for "no action").
+  Action() = default;
+  static constexpr Action none() { return Action(kNone, 0); }
   static constexpr Action pass() { return Action(kPass, 0); }
   static constexpr Action draw(int tile) { return Action(kDraw, static_cast<uint32_t>(tile)); }
   static constexpr Action place(CellKey cell, int rotation) {
@@ -90,7 +93,7 @@ class Action {
   constexpr int node() const { return static_cast<int>(bits_ & 0xFFFF); }  // redeploy and wagon
 
   constexpr uint32_t bits() const { return bits_; }
-  static constexpr Action from_bits(uint32_t b) { Action a; a.bits_ = b; return a; }
+  static constexpr Action from_bits(uint32_t b) { return Action(static_cast<Kind>(b >> 24), b & 0xFFFFFF); }
   constexpr bool operator==(const Action&) const = default;
   constexpr auto operator<=>(const Action&) const = default;
 
@@ -98,7 +101,7 @@ class Action {
 
  private:
   constexpr Action(Kind k, uint32_t payload) : bits_((static_cast<uint32_t>(k) << 24) | payload) {}
-  uint32_t bits_ = 0;
+  uint32_t bits_;
 };
 
 }  // namespace meeple

@@ -3,7 +3,9 @@
 // standard libraries).
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <utility>
 
 #include "meeple/state.h"
 
@@ -42,17 +44,43 @@ class Rng {
   uint64_t s_[4];
 };
 
-// Deals tiles: the hidden draw order of a game lives here, never in the State. Drawing uniformly among
-// the remaining copies at each chance node is the same as shuffling the stacks once.
+// Deals tiles: the hidden draw order of a game lives here, never in the State. On its first deal the
+// dealer shuffles each pile of the state it is given (the fork, the river, the lake, the normal tiles);
+// it then deals that order for as long as the state is that game going on, and draws uniformly among
+// the remaining copies otherwise (a state it did not start with): the same distribution either way.
 class Dealer {
  public:
   explicit Dealer(uint64_t seed) : rng_(seed) {}
+
   Action deal(const State& state) {
+    if (size_ == 0) shuffle(state);
+    const int next = size_ - state.tiles_left();
+    if (next >= 0 && next < size_) {
+      const int tile = order_[next];
+      if (state.remaining(tile) > 0 && State::draw_pile(tile) == state.drawable_pile()) return Action::draw(tile);
+    }
     return Action::draw(state.sample_draw_tile(rng_.below(static_cast<uint32_t>(state.drawable_now()))));
   }
 
+  // The order the dealer deals from `state`: each pile shuffled (Fisher-Yates), piles in draw order.
+  int shuffle(const State& state) {
+    size_ = 0;
+    for (int pile : State::kPileOrder) {
+      const int first = size_;
+      for (int t = 0; t < TileCatalog::get().size(); ++t)
+        if (State::draw_pile(t) == pile)
+          for (int k = 0; k < state.remaining(t); ++k) order_[size_++] = static_cast<uint8_t>(t);
+      for (int i = size_; i > first + 1; --i)
+        std::swap(order_[i - 1], order_[first + static_cast<int>(rng_.below(static_cast<uint32_t>(i - first)))]);
+    }
+    return size_;
+  }
+  int order(int i) const { return order_[i]; }
+
  private:
   Rng rng_;
+  int size_ = 0;
+  std::array<uint8_t, kMaxTiles> order_{};
 };
 
 }  // namespace meeple

@@ -163,6 +163,7 @@ class State {
   // Piles are drawn one after the other in kPileOrder: with the River II the fork (1), the river tiles
   // (2), the lake (3); then the normal tiles (0).
   static int draw_pile(int tile);
+  int drawable_pile() const;  // the pile drawn from now
   static constexpr int kPileOrder[4] = {1, 2, 3, 0};
 
   // --- Decisions --------------------------------------------------------------------------------------
@@ -298,7 +299,6 @@ class State {
   void final_scoring();
   int farm_points(int root, bool pig_herd_counts) const;
   int farm_cities(int root, bool& pig) const;
-  int drawable_pile() const;
 
   int find(int node) const;
   void unite(int a, int b);
@@ -347,8 +347,12 @@ class State {
   std::array<PlacedTile, kMaxTiles> tiles_;
   // Cells, placed and frontier, in one open-addressing table (cells are never removed): the value is the
   // tile index, or kFrontierFlag | position in frontier_, or kEmptySlot.
-  std::array<uint16_t, kCellSlots> cell_key_;
-  std::array<uint16_t, kCellSlots> cell_value_;
+  struct Cell {
+    uint16_t key;
+    uint16_t value;
+    bool operator==(const Cell&) const = default;
+  };
+  std::array<Cell, kCellSlots> cells_;  // key and value side by side: one cache line per probe
 
   // Frontier: empty cells next to the board, unordered: (key << 16) | what each edge must be, 4 bits
   // of EdgeKind per edge (0 if no neighbour, or next to an abbey, which takes anything). Updates are
