@@ -532,10 +532,10 @@ void State::generate_deploys(ActionList& out) const {
   const int p = turn_player_;
   const PlacedTile& pt = tiles_[last_tile_];
   const TileType& tt = cat()[pt.type];
-  if (tt.has(kFlagVolcano) && rules_.on(Option::kVolcanoNoFollower)) return;
+  const bool volcano = tt.has(kFlagVolcano) && rules_.on(Option::kVolcanoNoFollower);  // the barn is no follower [AM fn 43]
   const bool abbey = tt.has(kFlagAbbey);
   for (const Figure f : {Figure::kFollower, Figure::kMayor, Figure::kWagon}) {
-    if (!in_supply(p, f)) continue;
+    if (volcano || !in_supply(p, f)) continue;
     for (int s = 0; s < tt.num_segments; ++s) {
       const SegmentKind kind = tt.segments[s].kind;
       if (kind == SegmentKind::kRiver) continue;

@@ -25,12 +25,13 @@
 //
 // Every expected score is worked out by hand from core/data/tiles.txt and RULES.md.
 //
-// Footnotes not covered because they need an expansion the engine does not play (abbey_mayor is not in
-// kImplementedExpansions) or one outside the project: fn 11 (mayor, wagon and abbot into quarters; the barn
-// cannot enter), fn 12 (a barn placement triggers the deploy), fn 19 (mayor to the castle, wagon to castle,
-// blacksmith or cathedral), fn 25 for abbeys and German monasteries (its shrine part is tested), fn 27 and
-// fn 28 for barns (their "market followers reach a farm only when a farm is scored, i.e. at the end" part is
-// tested). Not in the list asked for: the dragon, magic portal, builder, big follower footnotes.
+// Abbey & Mayor footnotes (with rules count | abbey_mayor), at the end of the file: fn 11 (mayor and wagon
+// into quarters, never the barn), fn 12 = [AM fn 50] (a barn placement that scores another player triggers
+// the deploy), fn 19 (mayor only to the castle, wagon to castle, blacksmith or cathedral, and their
+// redeploys), fn 25 (the cathedral follower onto a completed abbey), fn 27 and fn 28 = [AM fn 48, 54] (market
+// followers at barn scorings and onto a barn farm in the final redeploy), and C3 with the abbey as trigger.
+// Not covered because they need an expansion outside the project: the abbot of fn 11 and the German
+// monasteries of fn 25 (its shrine part is tested), the dragon, magic portal, builder, big follower footnotes.
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -737,7 +738,7 @@ TEST(Count, C6_CKR_fn24_SecondMonkOntoAnOccupiedCloister) {
 }
 
 // [CKR fn 25] (Cult places) The cathedral also feeds shrines: the same board with seat 0's heretic on CU.S.
-// (Abbeys and German monasteries of fn 25 need other expansions.)
+// (Abbeys: CKR_fn25_CathedralFollowerOntoACompletedAbbey; German monasteries need another expansion.)
 TEST(Count, C6_CKR_fn25_CathedralFollowerOntoAShrine) {
   Scenario sc = building_board("CU.S", kCultPlaces);
   ASSERT_EQ(sc.state.phase(), Phase::kRedeploy);
@@ -787,11 +788,11 @@ TEST(Count, CKR_fn15_fn22_DeployComesAfterScoringAndUsingTheCityProfits) {
 
 // ---- C7 The market -------------------------------------------------------------------------------------------
 
-// [CKR fn 27, 28] (the barn parts need Abbey & Mayor) Seat 1's market follower never moves during a turn:
-// neither when seat 1 closes a road (pair 1) nor a city (CO.9-(-2,2)-(-2,3), seat 0's knight, 6 points):
-// the engine goes straight to seat 1's Count deploy. At the end (seat 1 placed the last tile, seat 0 has
-// nothing) seat 1 moves it onto the bottom-left ring farm, which touches the completed city and the City of
-// Carcassonne: 6 points.
+// [CKR fn 27, 28] (barn scorings: see the Abbey & Mayor tests at the end) Seat 1's market follower never
+// moves during a turn without a barn scoring: neither when seat 1 closes a road (pair 1) nor a city
+// (CO.9-(-2,2)-(-2,3), seat 0's knight, 6 points): the engine goes straight to seat 1's Count deploy. At the
+// end (seat 1 placed the last tile, seat 0 has nothing) seat 1 moves it onto the bottom-left ring farm, which
+// touches the completed city and the City of Carcassonne: 6 points.
 TEST(Count, C7_CKR_fn27_fn28_MarketFollowersMoveOnlyAtTheEnd) {
   Scenario sc(count_rules(2), {{"BA.LR", 4}, {"BA.CFc", 1}, {"BA.C", 1}});
   quarter_pairs(sc, {"market"});
@@ -968,6 +969,474 @@ TEST(Count, C9_CountsQuarterStaysBlockedAtTheEnd) {
   EXPECT_EQ(sc.score(0), 4);
   EXPECT_EQ(sc.score(1), 3);
   EXPECT_EQ(sc.state.followers_in_quarter(1, kCastle), 1);
+}
+
+// ---- Abbey & Mayor with the Count -----------------------------------------------------------------------
+//
+// Rules count | abbey_mayor, two players. Each player also has a mayor, a wagon, a barn and an abbey. While the
+// player to move holds an abbey and an empty square has tiles on all four sides the turn starts with the
+// abbey choice (kTurnStart); none of these boards has such a square unless a test says so.
+
+Rules am_rules() { return count_rules(2, kAbbeyMayor); }
+
+json count_deploy_figure(const char* figure, const char* quarter, const char* count_to = nullptr) {
+  json d = {{"figure", figure}, {"quarter", quarter}};
+  d["count_to"] = count_to ? json(count_to) : json(nullptr);
+  return json{{"count_deploy", d}};
+}
+json redeploy_figure(const char* from, const char* figure, int x, int y, const char* at) {
+  return json{{"redeploy", {{"from", from}, {"figure", figure}, {"to", json::array({x, y, at})}}}};
+}
+json deploy_figure(const char* figure, const char* at) { return json{{"deploy", {{"figure", figure}, {"at", at}}}}; }
+json abbey_at(int x, int y) { return json{{"abbey", json::array({x, y})}}; }
+json wagon_to(int x, int y, const char* at) { return json{{"wagon", json::array({x, y, at})}}; }
+
+// The turn player chooses to draw instead of placing its abbey (A1).
+void draw_instead_of_abbey(Scenario& sc) {
+  ASSERT_EQ(sc.state.phase(), Phase::kTurnStart);
+  ASSERT_EQ(sc.state.try_apply(Action::pass()), "");
+  ASSERT_EQ(sc.state.phase(), Phase::kDraw);
+}
+
+// [CKR fn 11] The mayor and the wagon may be deployed into the City; the barn may not. Road pair 0: seat 1's
+// Count deploy offers a follower for 4 quarters, the mayor for the castle only (fn 19), the wagon for 3, each
+// with the Count staying or going to one of the 3 other quarters: 1 + 16 + 4 + 12 = 33 choices, no barn.
+// After the wagon (pair 0) and the mayor (pair 1) are in the City, pair 2 offers the followers only.
+TEST(Count, CKR_fn11_MayorAndWagonIntoQuartersButNeverTheBarn) {
+  Scenario sc(am_rules(), {{"BA.LR", 6}, {"BA.L", 1}});
+  pair_a(sc, 0);
+  pair_b(sc, 0);
+  ASSERT_EQ(sc.state.phase(), Phase::kCountDeploy);
+  EXPECT_EQ(sc.state.current_player(), 1);
+  EXPECT_EQ(legal_count(sc.state), 33);
+  for (const char* q : {"castle", "market", "blacksmith", "cathedral"}) {
+    EXPECT_FALSE(sc.legal(count_deploy_figure("barn", q))) << q;
+    EXPECT_FALSE(sc.legal(count_deploy_figure("barn", q, "market"))) << q;
+  }
+  EXPECT_NE(sc.state.try_apply(action_from_json(sc.state, count_deploy_figure("barn", "castle"))), "");
+  EXPECT_TRUE(sc.legal(count_deploy_figure("mayor", "castle")));
+  EXPECT_TRUE(sc.legal(count_deploy_figure("wagon", "castle")));
+  sc.apply(count_deploy_figure("wagon", "cathedral"));
+  EXPECT_TRUE(sc.state.figure_in_quarter(1, Figure::kWagon, kCathedral));
+  EXPECT_FALSE(sc.state.in_supply(1, Figure::kWagon));
+  EXPECT_EQ(sc.state.followers_in_supply(1), 7);
+  EXPECT_EQ(in_city(sc.state, 1), 0);  // ordinary followers only
+  EXPECT_EQ(sc.state.count_quarter(), kCastle);
+  EXPECT_EQ(sc.state.phase(), Phase::kDraw);
+
+  pair_a(sc, 1);
+  pair_b(sc, 1);  // a road: the wagon in the cathedral has no lap
+  ASSERT_EQ(sc.state.phase(), Phase::kCountDeploy);
+  EXPECT_EQ(legal_count(sc.state), 1 + 16 + 4);
+  sc.apply(count_deploy_figure("mayor", "castle"));
+  EXPECT_TRUE(sc.state.figure_in_quarter(1, Figure::kMayor, kCastle));
+  EXPECT_FALSE(sc.state.in_supply(1, Figure::kMayor));
+
+  pair_a(sc, 2);
+  pair_b(sc, 2);
+  ASSERT_EQ(sc.state.phase(), Phase::kCountDeploy);
+  EXPECT_EQ(legal_count(sc.state), 1 + 16);
+  EXPECT_FALSE(sc.legal(count_deploy_figure("barn", "castle")));
+  EXPECT_TRUE(sc.state.in_supply(1, Figure::kBarn));
+  sc.apply(count_pass());
+  EXPECT_EQ(sc.score(0), 6);
+  EXPECT_EQ(sc.score(1), 0);
+  EXPECT_EQ(sc.state.check_consistency(), "");
+}
+
+// [CKR fn 19] The mayor goes only to the castle. Seat 1 deploys it there after road pair 0 and moves the Count
+// to the cathedral. Seat 0 puts a knight on (-2,2) BA.CFc+ rot 90 (city N-S, 1 pennant) on CO.9's cap; seat 1
+// closes the city with (-2,3) AM.C!+ rot 90 (city N, 1 pennant): 3 tiles, 2 pennants, 6 + 4 = 10 points. In the
+// lap (seat 0 has nothing in the City) seat 1 moves the mayor from the castle onto it: its strength is the
+// city's 2 pennants (M1), beating the knight's 1, so seat 1 alone scores 10. Seat 1 scored: no Count deploy.
+TEST(Count, CKR_fn19_MayorOnlyToTheCastleThenOntoACityWithItsPennants) {
+  Scenario sc(am_rules(), {{"BA.LR", 2}, {"BA.CFc+", 1}, {"AM.C!+", 1}, {"BA.L", 1}});
+  pair_a(sc, 0);
+  pair_b(sc, 0);
+  ASSERT_EQ(sc.state.phase(), Phase::kCountDeploy);
+  for (const char* q : {"market", "blacksmith", "cathedral"}) {
+    EXPECT_FALSE(sc.legal(count_deploy_figure("mayor", q))) << q;
+    EXPECT_FALSE(sc.legal(count_deploy_figure("mayor", q, "cathedral"))) << q;
+  }
+  EXPECT_TRUE(sc.legal(count_deploy_figure("mayor", "castle")));
+  sc.apply(count_deploy_figure("mayor", "castle", "cathedral"));
+  EXPECT_EQ(sc.state.count_quarter(), kCathedral);
+  EXPECT_TRUE(sc.state.figure_in_quarter(1, Figure::kMayor, kCastle));
+  EXPECT_EQ(sc.state.followers_in_quarter(1, kCastle), 0);
+
+  sc.turn("BA.CFc+", -2, 2, 90, "N");  // seat 0
+  sc.turn("AM.C!+", -2, 3, 90);        // seat 1
+  ASSERT_EQ(sc.state.phase(), Phase::kRedeploy);
+  EXPECT_EQ(sc.state.current_player(), 1);
+  const FeatureInfo city = sc.state.feature(edge_node(sc.state, -2, 3, "N"));
+  EXPECT_TRUE(city.complete);
+  EXPECT_EQ(city.tiles, 3);
+  EXPECT_EQ(city.pennants, 2);
+  EXPECT_EQ(city.followers[0], 1);
+  EXPECT_EQ(legal_count(sc.state), 2);  // pass, or the mayor onto the city
+  EXPECT_FALSE(sc.legal(redeploy("castle", -2, 3, "N")));  // no ordinary follower in the castle
+  sc.apply(redeploy_figure("castle", "mayor", -2, 1, "S"));
+  EXPECT_EQ(sc.score(1, kCityPoints), 10);
+  EXPECT_EQ(sc.score(1), 10);
+  EXPECT_EQ(sc.score(0, kCityPoints), 0);
+  EXPECT_EQ(sc.score(0), 2);
+  EXPECT_TRUE(sc.state.in_supply(1, Figure::kMayor));
+  EXPECT_FALSE(sc.state.figure_in_quarter(1, Figure::kMayor, kCastle));
+  EXPECT_EQ(sc.state.followers_in_supply(0), 7);
+  EXPECT_EQ(sc.state.phase(), Phase::kDraw);
+  EXPECT_EQ(sc.state.turn_player(), 0);
+  EXPECT_EQ(sc.state.check_consistency(), "");
+}
+
+// [CKR fn 19] The wagon goes to the castle, blacksmith or cathedral, not the market. Seat 1 puts it into the
+// blacksmith (pair 0) and, closing seat 0's road of pair 1, moves it onto that road in the lap: a wagon counts
+// as one follower, 1-1, both score 2. The wagon left a scored feature, so seat 1 may then move it (W2) to an
+// adjacent incomplete, unoccupied feature: the cloister its road ends in on either tile, (-2,-2) or (-3,-2).
+// Seat 1 scored: no Count deploy.
+TEST(Count, CKR_fn19_WagonToCastleBlacksmithOrCathedralThenOntoARoad) {
+  Scenario sc(am_rules(), {{"BA.LR", 4}, {"BA.L", 1}});
+  pair_a(sc, 0);
+  pair_b(sc, 0);
+  ASSERT_EQ(sc.state.phase(), Phase::kCountDeploy);
+  EXPECT_FALSE(sc.legal(count_deploy_figure("wagon", "market")));
+  EXPECT_FALSE(sc.legal(count_deploy_figure("wagon", "market", "cathedral")));
+  for (const char* q : {"castle", "blacksmith", "cathedral"})
+    EXPECT_TRUE(sc.legal(count_deploy_figure("wagon", q))) << q;
+  sc.apply(count_deploy_figure("wagon", "blacksmith"));
+  EXPECT_TRUE(sc.state.figure_in_quarter(1, Figure::kWagon, kBlacksmith));
+
+  pair_a(sc, 1);
+  pair_b(sc, 1);
+  ASSERT_EQ(sc.state.phase(), Phase::kRedeploy);
+  EXPECT_EQ(sc.state.current_player(), 1);
+  EXPECT_EQ(legal_count(sc.state), 2);
+  EXPECT_FALSE(sc.legal(redeploy("blacksmith", -3, -2, "E")));  // no ordinary follower there
+  EXPECT_EQ(sc.score(0), 2);
+  sc.apply(redeploy_figure("blacksmith", "wagon", -3, -2, "E"));
+  EXPECT_EQ(sc.score(0), 4);
+  EXPECT_EQ(sc.score(1, kRoadPoints), 2);
+  EXPECT_EQ(sc.score(1), 2);
+  ASSERT_EQ(sc.state.phase(), Phase::kWagonMove);
+  EXPECT_EQ(sc.state.current_player(), 1);
+  EXPECT_EQ(legal_count(sc.state), 3);  // take it back, or one of the two cloisters
+  EXPECT_TRUE(sc.legal(wagon_to(-2, -2, "C")));
+  sc.apply(wagon_to(-3, -2, "C"));
+  EXPECT_EQ(sc.state.figure_node(1, kWagonSlot), building_node(sc.state, -3, -2));
+  EXPECT_EQ(sc.state.feature(building_node(sc.state, -3, -2)).followers[1], 1);
+  EXPECT_FALSE(sc.state.figure_in_quarter(1, Figure::kWagon, kBlacksmith));
+  EXPECT_EQ(sc.state.phase(), Phase::kDraw);
+  EXPECT_EQ(sc.state.turn_player(), 0);
+  EXPECT_EQ(sc.state.check_consistency(), "");
+}
+
+// Abbey board for fn 25: seat 0's thief on the road CO.11-(0,2)-(0,3), closed by seat 1 (3 points to seat 0),
+// and seat 1 deploys into the cathedral (the Count stays in the castle). Then BA.C tiles (cities facing away)
+// leave a square at (-1,-2) enclosed on all four sides with all 8 neighbours placed:
+//   y=-3   BA.C(0)   BA.C(0)   BA.C(0)
+//   y=-2   BA.C(270) [ ]       BA.C(90)
+//   y=-1   CO.1      CO.2      CO.3
+// Seat 1, to move with the square open, draws instead (BA.L at (-3,0)); it is seat 0's turn, at kTurnStart.
+Scenario abbey_square_board() {
+  Scenario sc(am_rules(), {{"BA.RFr", 1}, {"BA.LR", 1}, {"BA.C", 5}, {"BA.L", 2}});
+  sc.turn("BA.RFr", 0, 2, 90, "N");  // seat 0
+  sc.turn("BA.LR", 0, 3, 180);       // seat 1
+  EXPECT_EQ(sc.state.phase(), Phase::kCountDeploy);
+  sc.apply(count_deploy("cathedral"));
+  sc.turn("BA.C", -2, -2, 270);  // seat 0
+  sc.turn("BA.C", 0, -2, 90);    // seat 1
+  sc.turn("BA.C", -2, -3, 0);    // seat 0
+  sc.turn("BA.C", 0, -3, 0);     // seat 1
+  sc.turn("BA.C", -1, -3, 0);    // seat 0: the square is enclosed
+  draw_instead_of_abbey(sc);     // seat 1
+  sc.turn("BA.L", -3, 0, 0);
+  EXPECT_EQ(sc.state.phase(), Phase::kTurnStart);
+  EXPECT_EQ(sc.state.turn_player(), 0);
+  return sc;
+}
+
+// [CKR fn 25] An abbey is a cloister for the cathedral: seat 0 places its abbey at (-1,-2), completed at once
+// (all 8 squares around hold tiles), with or without a monk. In the lap seat 1 moves its cathedral follower onto
+// it. With the monk: 1-1, both score 9, no Count deploy. Without: seat 1 alone scores 9 with the follower it
+// moved, seat 0 scored nothing: seat 0 may deploy (C3, the abbey being the placement).
+TEST(Count, CKR_fn25_CathedralFollowerOntoACompletedAbbey) {
+  for (bool monk : {true, false}) {
+    SCOPED_TRACE(monk ? "with a monk" : "empty abbey");
+    Scenario sc = abbey_square_board();
+    ASSERT_EQ(sc.state.phase(), Phase::kTurnStart);
+    EXPECT_TRUE(sc.legal(abbey_at(-1, -2)));
+    sc.apply(abbey_at(-1, -2));
+    EXPECT_FALSE(sc.state.has_abbey(0));
+    EXPECT_EQ(sc.state.tiles_left(), 1);  // A3: the abbey is no tile draw
+    ASSERT_EQ(sc.state.phase(), Phase::kDeploy);
+    EXPECT_FALSE(sc.legal(deploy_figure("mayor", "C")));  // M1: cities only
+    sc.deploy(monk ? "C" : "");
+    ASSERT_EQ(sc.state.phase(), Phase::kRedeploy);
+    EXPECT_EQ(sc.state.current_player(), 1);
+    const FeatureInfo abbey = sc.state.feature(building_node(sc.state, -1, -2));
+    EXPECT_EQ(abbey.kind, SegmentKind::kCloister);
+    EXPECT_TRUE(abbey.complete);
+    EXPECT_EQ(abbey.followers[0], monk ? 1 : 0);
+    EXPECT_EQ(legal_count(sc.state), 2);
+    sc.apply(redeploy("cathedral", -1, -2, "C"));
+    EXPECT_EQ(sc.score(1, kCloisterPoints), 9);
+    EXPECT_EQ(sc.score(1), 9);
+    EXPECT_EQ(sc.score(0, kCloisterPoints), monk ? 9 : 0);
+    EXPECT_EQ(sc.score(0), monk ? 3 + 9 : 3);
+    EXPECT_EQ(sc.state.followers_in_quarter(1, kCathedral), 0);
+    EXPECT_EQ(sc.state.followers_in_supply(1), 7);
+    EXPECT_EQ(sc.state.followers_in_supply(0), 7);
+    if (monk) {
+      EXPECT_EQ(sc.state.phase(), Phase::kDraw);
+    } else {
+      ASSERT_EQ(sc.state.phase(), Phase::kCountDeploy);
+      EXPECT_EQ(sc.state.current_player(), 0);
+      sc.apply(count_deploy("castle"));
+      EXPECT_EQ(sc.state.followers_in_quarter(0, kCastle), 1);
+      EXPECT_EQ(sc.state.phase(), Phase::kDraw);
+    }
+    EXPECT_EQ(sc.state.turn_player(), 1);
+    EXPECT_EQ(sc.state.check_consistency(), "");
+  }
+}
+
+// C3 with the abbey as the placement: the square (-1,-2) is enclosed by (-2,-2) BA.C rot 270, (0,-2) BA.C
+// rot 90, CO.2 and (-1,-3) BA.LR rot 0 (road S to its cloister) holding seat 1's thief; (-2,-3) BA.C joins the
+// row. Seat 0 places its abbey there without a monk: its north side closes the 1-tile road (the abbey is not
+// one of its tiles, A2): seat 1 scores 1, seat 0 nothing, so seat 0 may deploy. The abbey itself (7 of 8
+// neighbours) is not complete.
+TEST(Count, C3_AbbeyPlacementThatScoresAnotherPlayerTriggersTheDeploy) {
+  Scenario sc(am_rules(), {{"BA.C", 3}, {"BA.LR", 1}, {"BA.L", 1}});
+  sc.turn("BA.C", -2, -2, 270);    // seat 0
+  sc.turn("BA.C", -2, -3, 0);      // seat 1
+  sc.turn("BA.C", 0, -2, 90);      // seat 0
+  sc.turn("BA.LR", -1, -3, 0, "S");  // seat 1
+  ASSERT_EQ(sc.state.phase(), Phase::kTurnStart);
+  EXPECT_EQ(sc.state.turn_player(), 0);
+  EXPECT_EQ(legal_count(sc.state), 2);  // draw, or the abbey on the one enclosed square
+  sc.apply(abbey_at(-1, -2));
+  ASSERT_EQ(sc.state.phase(), Phase::kDeploy);
+  sc.deploy("");
+  EXPECT_EQ(sc.score(1, kRoadPoints), 1);
+  EXPECT_EQ(sc.score(0), 0);
+  EXPECT_EQ(sc.state.followers_in_supply(1), 7);
+  EXPECT_FALSE(sc.state.feature(building_node(sc.state, -1, -2)).complete);
+  ASSERT_EQ(sc.state.phase(), Phase::kCountDeploy);
+  EXPECT_EQ(sc.state.current_player(), 0);
+  EXPECT_EQ(sc.state.turn_player(), 0);
+  sc.apply(count_deploy("blacksmith"));
+  EXPECT_EQ(sc.state.followers_in_quarter(0, kBlacksmith), 1);
+  EXPECT_EQ(sc.state.phase(), Phase::kDraw);
+  EXPECT_EQ(sc.state.turn_player(), 1);
+  EXPECT_EQ(sc.state.check_consistency(), "");
+}
+
+// The same board with the deck used up by seat 1's road tile: the abbey round (A4) starts left of seat 1, so
+// seat 0 places the abbey there, again closing seat 1's road (1 point), and may deploy (C3); it puts a follower
+// into the blacksmith. Seat 1 has no square left. Then the final redeploy (C9) starts left of seat 1, who placed
+// the last land tile: seat 0 moves the blacksmith follower onto CO.11's incomplete road (1 point in final
+// scoring; its choices: the 3 open gate roads).
+TEST(Count, C3_A4_AbbeyRoundPlacementTriggersTheDeployBeforeTheFinalRedeploy) {
+  Scenario sc(am_rules(), {{"BA.C", 3}, {"BA.LR", 1}});
+  sc.turn("BA.C", -2, -2, 270);      // seat 0
+  sc.turn("BA.C", -2, -3, 0);        // seat 1
+  sc.turn("BA.C", 0, -2, 90);        // seat 0
+  sc.turn("BA.LR", -1, -3, 0, "S");  // seat 1: the last tile
+  ASSERT_EQ(sc.state.phase(), Phase::kAbbeyRound);
+  EXPECT_EQ(sc.state.current_player(), 0);
+  EXPECT_EQ(legal_count(sc.state), 2);
+  sc.apply(abbey_at(-1, -2));
+  ASSERT_EQ(sc.state.phase(), Phase::kDeploy);
+  sc.deploy("");
+  EXPECT_EQ(sc.score(1, kRoadPoints), 1);
+  ASSERT_EQ(sc.state.phase(), Phase::kCountDeploy);
+  EXPECT_EQ(sc.state.current_player(), 0);
+  sc.apply(count_deploy("blacksmith"));
+  ASSERT_EQ(sc.state.phase(), Phase::kFinalRedeploy);
+  EXPECT_EQ(sc.state.current_player(), 0);
+  EXPECT_EQ(legal_count(sc.state), 1 + 3);
+  sc.apply(redeploy("blacksmith", 0, 1, "S"));
+  ASSERT_TRUE(sc.state.is_terminal());
+  EXPECT_EQ(sc.score(0, kRoadPoints), 1);
+  EXPECT_EQ(sc.score(0), 1);
+  EXPECT_EQ(sc.score(1), 1);
+  EXPECT_EQ(sc.state.check_consistency(), "");
+}
+
+// Barn board for fn 12 and fn 27: seat 0's farmer on (0,-2) BA.L, on the top ring farm; seat 1 places (-1,-2)
+// BA.L with its barn on the corner SE, where it meets (0,-2), CO.3 and CO.2. F2: the farmer scores at once as
+// at the end, 3 for the City of Carcassonne (the only completed city the farm touches), and returns; seat 1
+// scores nothing. Nobody has a follower in the City, so no lap. `spare` more BA.L stay in the deck.
+Scenario barn_board(int spare) {
+  Scenario sc(am_rules(), {{"BA.L", 2 + spare}});
+  sc.turn("BA.L", 0, -2, 0, "NL");  // seat 0
+  sc.draw("BA.L");                  // seat 1
+  sc.place(-1, -2, 0);
+  EXPECT_TRUE(sc.legal(deploy_figure("barn", "SE")));
+  EXPECT_FALSE(sc.legal(deploy_figure("barn", "NE")));  // (-1,-3) and (0,-3) are empty
+  sc.apply(deploy_figure("barn", "SE"));
+  return sc;
+}
+
+// [CKR fn 12, AM fn 50] Only points scored now count: the barn will score at the end, but seat 1 scored nothing
+// when its barn placement made seat 0 score, so seat 1 may deploy into the City.
+TEST(Count, CKR_fn12_AM_fn50_BarnPlacementThatScoresAnotherPlayerTriggersTheDeploy) {
+  Scenario sc = barn_board(1);
+  EXPECT_EQ(sc.score(0, kFieldPoints), 3);
+  EXPECT_EQ(sc.score(0), 3);
+  EXPECT_EQ(sc.score(1), 0);
+  EXPECT_EQ(sc.state.followers_in_supply(0), 7);
+  ASSERT_GE(sc.state.figure_node(1, kBarnSlot), 0);  // the barn stays
+  EXPECT_TRUE(sc.state.connected(sc.state.figure_node(1, kBarnSlot), field_node(sc.state, -2, -1, "NL")));
+  ASSERT_EQ(sc.state.phase(), Phase::kCountDeploy);
+  EXPECT_EQ(sc.state.current_player(), 1);
+  EXPECT_EQ(legal_count(sc.state), 33);  // as in fn 11: follower, mayor and wagon
+  sc.apply(count_deploy("castle"));
+  EXPECT_EQ(sc.state.followers_in_quarter(1, kCastle), 1);
+  EXPECT_EQ(sc.state.phase(), Phase::kDraw);
+  EXPECT_EQ(sc.state.turn_player(), 0);
+  EXPECT_EQ(sc.state.check_consistency(), "");
+}
+
+// [CKR fn 27, C7, C9] A follower moved onto a farm with a barn in the final redeploy is scored at once, 1 per
+// completed city, and returns: it is not on the farm in final scoring. The barn board's deck ends with seat 1's
+// barn tile; seat 1 deploys into the market. No square for an abbey: no abbey round. Seat 0 has nothing in the
+// City; seat 1's market follower may go onto the 3 ring farms:
+//   onto the top ring (the barn's): 1 now (the City of Carcassonne), back to supply;
+//   onto the bottom-left ring: 3 in final scoring (as a contrast).
+// The barn scores 4 for the City of Carcassonne in final scoring (F5) either way.
+TEST(Count, CKR_fn27_FinalRedeployOntoABarnFarmScoresAtOnceOnePerCity) {
+  for (bool barn_farm : {true, false}) {
+    SCOPED_TRACE(barn_farm ? "onto the barn's farm" : "onto another farm");
+    Scenario sc = barn_board(0);
+    ASSERT_EQ(sc.state.phase(), Phase::kCountDeploy);
+    sc.apply(count_deploy("market"));
+    EXPECT_EQ(sc.state.tiles_left(), 0);
+    ASSERT_EQ(sc.state.phase(), Phase::kFinalRedeploy);
+    EXPECT_EQ(sc.state.current_player(), 1);
+    EXPECT_EQ(legal_count(sc.state), 1 + 3);
+    if (barn_farm) {
+      sc.apply(redeploy("market", -1, -2, "NL"));
+      EXPECT_EQ(sc.score(1, kFieldPoints), 1);  // at once, before final scoring
+      EXPECT_EQ(sc.state.followers_in_supply(1), 7);
+    } else {
+      sc.apply(redeploy("market", -1, 1, "SL"));  // the last move: final scoring follows at once
+    }
+    ASSERT_TRUE(sc.state.is_terminal());
+    EXPECT_EQ(sc.score(1, kFieldPoints), barn_farm ? 1 : 3);
+    EXPECT_EQ(sc.score(1, kBonusPoints), 4);
+    EXPECT_EQ(sc.score(1), barn_farm ? 5 : 7);
+    EXPECT_EQ(sc.score(0), 3);
+    EXPECT_EQ(sc.state.check_consistency(), "");
+  }
+}
+
+// [CKR fn 28, AM fn 48] A barn placement scores the farmers of its farm (F2), so market followers may move onto
+// it, in the lap after the barn is placed and before the farmers are scored. Road pair 0 puts seat 1's follower
+// into the market; seat 0's farmer goes on (-2,-2) BA.L (top ring farm); seat 1 places (1,-2) BA.LR rot 0
+// (closing CO.4's empty road; its field all round the cloister joins the top and right ring farms) with its
+// barn on the corner SW (with (0,-2), CO.3, CO.4). The farm touches one completed city, the City of
+// Carcassonne: 3 points as at the end. If seat 1 moves its market follower there: 1-1, both score 3, no Count
+// deploy. If it passes, seat 0 scores 3 alone and seat 1 may deploy.
+TEST(Count, CKR_fn28_AM_fn48_MarketFollowerMovesBeforeABarnPlacementScoresFarmers) {
+  for (bool use : {true, false}) {
+    SCOPED_TRACE(use ? "redeploys" : "passes");
+    Scenario sc(am_rules(), {{"BA.LR", 3}, {"BA.L", 2}});
+    quarter_pairs(sc, {"market"});
+    sc.turn("BA.L", -2, -2, 0, "NL");  // seat 0
+    sc.draw("BA.LR");                  // seat 1
+    sc.place(1, -2, 0);
+    sc.apply(deploy_figure("barn", "SW"));
+    ASSERT_EQ(sc.state.phase(), Phase::kRedeploy);
+    EXPECT_EQ(sc.state.current_player(), 1);  // seat 0 has nothing in the City
+    EXPECT_EQ(sc.score(0), 2);                // the farmer is not scored yet
+    EXPECT_EQ(sc.state.feature(field_node(sc.state, 1, -2, "SL")).followers[0], 1);
+    EXPECT_TRUE(sc.state.connected(field_node(sc.state, 1, -1, "ER"), field_node(sc.state, -1, -1, "NL")));
+    EXPECT_EQ(legal_count(sc.state), 2);  // pass, or the market follower onto the barn's farm
+    if (use) {
+      sc.apply(redeploy("market", 1, -2, "SL"));
+      EXPECT_EQ(sc.score(0, kFieldPoints), 3);
+      EXPECT_EQ(sc.score(1, kFieldPoints), 3);
+      EXPECT_EQ(sc.score(0), 5);
+      EXPECT_EQ(sc.score(1), 3);
+      EXPECT_EQ(sc.state.followers_in_supply(1), 7);
+      EXPECT_EQ(sc.state.followers_in_quarter(1, kMarket), 0);
+      EXPECT_EQ(sc.state.phase(), Phase::kDraw);
+      EXPECT_EQ(sc.state.turn_player(), 0);
+    } else {
+      sc.apply(redeploy_pass());
+      EXPECT_EQ(sc.score(0, kFieldPoints), 3);
+      EXPECT_EQ(sc.score(0), 5);
+      EXPECT_EQ(sc.score(1), 0);
+      EXPECT_EQ(sc.state.followers_in_quarter(1, kMarket), 1);
+      ASSERT_EQ(sc.state.phase(), Phase::kCountDeploy);
+      EXPECT_EQ(sc.state.current_player(), 1);
+      sc.apply(count_deploy("market"));
+      EXPECT_EQ(sc.state.followers_in_quarter(1, kMarket), 2);
+    }
+    EXPECT_EQ(sc.state.followers_in_supply(0), 7);
+    EXPECT_GE(sc.state.figure_node(1, kBarnSlot), 0);
+    EXPECT_EQ(sc.state.check_consistency(), "");
+  }
+}
+
+// [CKR fn 27 (its note), AM fn 54] A tile joining a farm with farmers to a farm with a barn scores those farmers,
+// 1 per completed city (F4), so a market follower may move onto the joined farm and is scored the same way.
+//   seat 0: (2,1) BA.C rot 270 closes CO.12's cap with a knight (2 tiles, 4 points)
+//   seat 1: (2,-1) BA.L;  seat 0: (2,0) BA.L with its barn on the corner NW (with CO.8, CO.4, (2,-1)): the
+//           right ring farm, no farmer there (F2 scores nobody, and nobody has a follower in the City)
+//   road pair 0 the other way round: seat 1's thief, seat 0 closes (seat 1 scores 2) and deploys into the market
+//   seat 1: farmer on (-2,-2) BA.L (top ring farm)
+//   seat 0: (1,-2) BA.LR rot 0 joins the top ring to the right ring (and closes CO.4's empty road)
+// The joined farm touches CO.12's completed city and the City of Carcassonne: 2 points a side (not 6). If seat 0
+// moves its market follower there: 1-1, both score 2, no Count deploy. If it passes, seat 1's farmer scores 2
+// alone and seat 0 may deploy.
+TEST(Count, CKR_fn27_AM_fn54_MarketFollowerOntoAFarmJoinedToABarn) {
+  for (bool use : {true, false}) {
+    SCOPED_TRACE(use ? "redeploys" : "passes");
+    Scenario sc(am_rules(), {{"BA.C", 1}, {"BA.L", 4}, {"BA.LR", 3}});
+    sc.turn("BA.C", 2, 1, 270, "W");  // seat 0
+    EXPECT_EQ(sc.score(0, kCityPoints), 4);
+    sc.turn("BA.L", 2, -1, 0);        // seat 1
+    sc.draw("BA.L");                  // seat 0
+    sc.place(2, 0, 0);
+    sc.apply(deploy_figure("barn", "NW"));
+    EXPECT_EQ(sc.state.phase(), Phase::kDraw);
+    pair_a(sc, 0);  // seat 1
+    pair_b(sc, 0);  // seat 0
+    ASSERT_EQ(sc.state.phase(), Phase::kCountDeploy);
+    EXPECT_EQ(sc.state.current_player(), 0);
+    sc.apply(count_deploy("market"));
+    sc.turn("BA.L", -2, -2, 0, "NL");  // seat 1
+    EXPECT_FALSE(sc.state.connected(field_node(sc.state, -2, -2, "NL"), field_node(sc.state, 2, 0, "NL")));
+    sc.turn("BA.LR", 1, -2, 0);  // seat 0
+    ASSERT_EQ(sc.state.phase(), Phase::kRedeploy);
+    EXPECT_EQ(sc.state.current_player(), 0);  // seat 1 has nothing in the City
+    EXPECT_TRUE(sc.state.connected(field_node(sc.state, -2, -2, "NL"), field_node(sc.state, 2, 0, "NL")));
+    EXPECT_EQ(sc.score(1), 2);  // the farmer is not scored yet
+    EXPECT_EQ(legal_count(sc.state), 2);
+    if (use) {
+      sc.apply(redeploy("market", 2, 0, "NL"));
+      EXPECT_EQ(sc.score(0, kFieldPoints), 2);
+      EXPECT_EQ(sc.score(1, kFieldPoints), 2);
+      EXPECT_EQ(sc.score(0), 4 + 2);
+      EXPECT_EQ(sc.score(1), 2 + 2);
+      EXPECT_EQ(sc.state.followers_in_quarter(0, kMarket), 0);
+      EXPECT_EQ(sc.state.followers_in_supply(0), 7);
+      EXPECT_EQ(sc.state.phase(), Phase::kDraw);
+      EXPECT_EQ(sc.state.turn_player(), 1);
+    } else {
+      sc.apply(redeploy_pass());
+      EXPECT_EQ(sc.score(1, kFieldPoints), 2);
+      EXPECT_EQ(sc.score(1), 2 + 2);
+      EXPECT_EQ(sc.score(0), 4);
+      ASSERT_EQ(sc.state.phase(), Phase::kCountDeploy);
+      EXPECT_EQ(sc.state.current_player(), 0);
+      sc.apply(count_pass());
+    }
+    EXPECT_EQ(sc.state.followers_in_supply(1), 7);
+    EXPECT_GE(sc.state.figure_node(0, kBarnSlot), 0);
+    EXPECT_EQ(sc.state.check_consistency(), "");
+  }
 }
 
 }  // namespace
