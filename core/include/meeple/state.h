@@ -301,7 +301,7 @@ class State {
   int farm_cities(int root, bool& pig) const;
 
   int find(int node) const;
-  void unite(int a, int b);
+  int unite(int a, int b, SegmentKind kind);  // joins two features of that kind; returns the new root
   int cell_slot(CellKey k) const;  // the table slot holding k, or the empty slot where it would go
   int find_cell(CellKey k) const;  // placed tile index, or -1
   int frontier_index(CellKey k) const;  // position of k in the frontier, or -1
