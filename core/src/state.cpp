@@ -137,10 +137,11 @@ void State::setup(std::span<const uint8_t> deck_counts) {
     nodes += remaining_[t] * c[t].num_segments;
     pile_left_[piles().pile[t]] = static_cast<uint16_t>(pile_left_[piles().pile[t]] + remaining_[t]);
   }
-  if (tiles > kMaxTiles || nodes > kMaxNodes)
-    throw std::invalid_argument("deck too large: " + std::to_string(tiles) + " tiles with " + std::to_string(nodes) +
-                                " feature segments; the engine holds at most " + std::to_string(kMaxTiles) +
-                                " tiles and " + std::to_string(kMaxNodes) + " segments");
+  const int abbeys = rules_.has(kAbbeyMayor) ? rules_.players : 0;  // one segment each
+  if (tiles > kMaxLandTiles || tiles + abbeys > kMaxTiles || nodes + abbeys > kMaxNodes)
+    throw std::invalid_argument("deck too large: " + std::to_string(tiles) + " land tiles with " + std::to_string(nodes) +
+                                " feature segments; the engine holds at most " + std::to_string(kMaxLandTiles) +
+                                " land tiles and " + std::to_string(kMaxNodes) + " segments");
   if (rules_.has(kAbbeyMayor)) abbeys_ = static_cast<uint8_t>((1 << rules_.players) - 1);
   last_tile_ = -1;
   turn_player_ = 0;

@@ -134,6 +134,23 @@ TEST_P(RandomSim, InvariantsHoldAfterEveryAction) {
   }
 }
 
+// The biggest game there is: every expansion, all three shrine sets, six players.
+TEST(RandomSimLargest, EverySetTogetherFitsAndPlays) {
+  Rules rules;
+  rules.players = 6;
+  rules.expansions = kRiver2 | kCount | kKingRobber | kCultPlaces | kAbbeyMayor;
+  rules.set_option("shrine_sets", std::vector<std::string>{"ckr", "csc", "spielbox"});
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    Dealer dealer(seed);
+    RandomPlayer bot(seed);
+    State s(rules);
+    ASSERT_EQ(s.tiles_left() + s.num_tiles(), kMaxLandTiles);  // the block and the spring are placed already
+    while (!s.is_terminal()) s.apply(s.is_chance() ? dealer.deal(s) : bot.choose(s));
+    ASSERT_EQ(s.check_consistency(), "");
+    EXPECT_LE(s.num_tiles(), kMaxTiles);
+  }
+}
+
 std::string case_name(const ::testing::TestParamInfo<std::tuple<int, uint8_t>>& info) {
   const auto [players, combination] = info.param;
   const uint8_t expansions = expansion_set(combination);

@@ -50,10 +50,13 @@
 
 namespace meeple {
 
-// Capacities. They bound every real game: all sets together are 125 tiles with at most ~480 feature
-// segments; a custom deck that would exceed them is refused when the game is created.
+// Capacities. They bound every real game: every set together, all three shrine sets included, is 128 land
+// tiles (the Count removes the start tile) with 450 feature segments, plus six abbeys; a custom deck that
+// would exceed them is refused when the game is created.
 inline constexpr int kMaxPlayers = 6;
-inline constexpr int kMaxTiles = 128;                    // placed tiles, start block included
+inline constexpr int kMaxLandTiles = 128;                // land tiles, start block included: a straight line
+                                                         // of them stays within int8 coordinates and 8-bit keys
+inline constexpr int kMaxTiles = kMaxLandTiles + kMaxPlayers;  // and the abbeys
 inline constexpr int kMaxNodes = 576;                    // feature segments on the board
 inline constexpr int kMaxFrontier = 2 * kMaxTiles + 4;   // empty cells next to the board
 inline constexpr int kMaxTileTypes = 80;
