@@ -8,11 +8,7 @@ namespace meeple {
 
 namespace {
 
-// Resolved once: TileCatalog::get() guards a function-local static on every call.
-const TileCatalog& cat() {
-  static const TileCatalog* const catalog = &TileCatalog::get();
-  return *catalog;
-}
+const TileCatalog& cat() { return TileCatalog::get(); }
 
 // Piles tiles are drawn from, in order: with the River II the fork comes first, then the river tiles,
 // then the volcano lake; normal tiles follow when those are empty (R2).
@@ -31,10 +27,13 @@ struct PileTable {
     }
   }
 };
-const PileTable& piles() {
+const PileTable& pile_table() {
   static const PileTable table;
   return table;
 }
+// Resolved at start-up: the table is read on every draw (a function-local static checks a guard each time).
+const PileTable& kPiles = pile_table();
+const PileTable& piles() { return kPiles; }
 
 constexpr int kDx8[8] = {-1, 0, 1, 1, 1, 0, -1, -1};
 constexpr int kDy8[8] = {-1, -1, -1, 0, 1, 1, 1, 0};
@@ -252,7 +251,7 @@ void State::place_tile(int type, int rotation, CellKey cell) {
     const int n = base + s;
     parent_[n] = next_member_[n] = static_cast<uint16_t>(n);
     node_tile_[n] = static_cast<uint8_t>(idx);
-    open_[n] = is_scored_linear(seg.kind) ? static_cast<uint16_t>(__builtin_popcount(seg.edges)) : 0;
+    open_[n] = is_scored_linear(seg.kind) ? seg.edge_count : 0;
     tile_count_[n] = 1;
     pennants_[n] = seg.pennants;
     followers_[n] = 0;
@@ -522,35 +521,47 @@ bool State::has_placement() const {
 // city, M1), the wagon (an unoccupied road, city, cloister, shrine or abbey, W1), the barn (a corner, F1).
 // No follower on the volcano (R7) or a river (B5), no farmer on a farm with a barn (F3), only a monk or
 // a wagon on the abbey (A2).
-void State::generate_deploys(ActionList& out) const {
+template <typename Emit>
+bool State::for_each_deploy(Emit&& emit) const {
   const int p = turn_player_;
   const PlacedTile& pt = tiles_[last_tile_];
   const TileType& tt = cat()[pt.type];
   const bool volcano = tt.has(kFlagVolcano) && rules_.on(Option::kVolcanoNoFollower);  // the barn is no follower [AM fn 43]
-  const bool abbey = tt.has(kFlagAbbey);
-  for (const Figure f : {Figure::kFollower, Figure::kMayor, Figure::kWagon}) {
-    if (volcano || !in_supply(p, f)) continue;
+  if (!volcano) {
+    // Which segments lie in an unoccupied feature (and, for fields, one without a barn).
+    std::array<bool, kMaxSegments> free{};
     for (int s = 0; s < tt.num_segments; ++s) {
-      const SegmentKind kind = tt.segments[s].kind;
-      if (kind == SegmentKind::kRiver) continue;
-      if (f == Figure::kMayor && (kind != SegmentKind::kCity || abbey)) continue;
-      if (f == Figure::kWagon && kind == SegmentKind::kField) continue;
       const int root = find(pt.node_base + s);
-      if (followers_[root] != 0) continue;
-      if (kind == SegmentKind::kField && has_barn(root)) continue;
-      out.push(Action::deploy(f, s));
+      free[s] = tt.segments[s].kind != SegmentKind::kRiver && followers_[root] == 0 &&
+                !(tt.segments[s].kind == SegmentKind::kField && abbey_mayor() && has_barn(root));
+    }
+    const bool abbey = tt.has(kFlagAbbey);
+    for (const Figure f : {Figure::kFollower, Figure::kMayor, Figure::kWagon}) {
+      if (!in_supply(p, f)) continue;
+      for (int s = 0; s < tt.num_segments; ++s) {
+        if (!free[s]) continue;
+        const SegmentKind kind = tt.segments[s].kind;
+        if (f == Figure::kMayor && (kind != SegmentKind::kCity || abbey)) continue;
+        if (f == Figure::kWagon && kind == SegmentKind::kField) continue;
+        if (emit(Action::deploy(f, s))) return true;
+      }
     }
   }
   if (in_supply(p, Figure::kBarn))
     for (int k = 0; k < 4; ++k)
-      if (barn_corner_ok(k)) out.push(Action::deploy(Figure::kBarn, k));
+      if (barn_corner_ok(k) && emit(Action::deploy(Figure::kBarn, k))) return true;
+  return false;
+}
+
+void State::generate_deploys(ActionList& out) const {
+  for_each_deploy([&out](Action a) {
+    out.push(a);
+    return false;
+  });
 }
 
 bool State::can_deploy() const {
-  ActionList options;
-  options.size = 0;
-  generate_deploys(options);
-  return options.size > 0;
+  return for_each_deploy([](Action) { return true; });
 }
 
 void State::legal_actions(ActionList& out) const {

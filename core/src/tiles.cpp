@@ -100,6 +100,7 @@ Segment parse_segment(const TileType& t, const std::vector<std::string>& w, int 
     }
     if (!seg.edges) fail(line, kind + " touches no edge");
     const int n = __builtin_popcount(seg.edges);
+    seg.edge_count = static_cast<uint8_t>(n);
     if (kind != "city" && n == 1 && seg.end == RoadEnd::kNone) fail(line, kind + " with one edge needs an end (>...)");
     if (kind != "city" && n > 1 && seg.end != RoadEnd::kNone) fail(line, kind + " through the tile cannot end on it");
     return seg;
@@ -347,9 +348,6 @@ TileCatalog TileCatalog::parse(std::string_view text) {
   return cat;
 }
 
-const TileCatalog& TileCatalog::get() {
-  static const TileCatalog catalog = parse(kEmbeddedTileData);
-  return catalog;
-}
+const char* TileCatalog::embedded_data() { return kEmbeddedTileData; }
 
 }  // namespace meeple

@@ -253,6 +253,8 @@ class State {
   bool for_each_placement(Emit&& emit) const;  // stops when emit returns true
   void generate_placements(ActionList& out) const;
   bool has_placement() const;
+  template <typename Emit>
+  bool for_each_deploy(Emit&& emit) const;  // stops when emit returns true
   void generate_deploys(ActionList& out) const;
   bool can_deploy() const;
   // Placement rules beyond matching edges: the river's (R3-R5) and the shrines' (S2).

@@ -36,6 +36,7 @@ struct Segment {
   SegmentKind kind = SegmentKind::kField;
   uint8_t edges = 0;        // bit e: touches edge e (city, road, river)
   uint8_t halves = 0;       // bit h: covers half-edge h (field)
+  uint8_t edge_count = 0;   // number of edges (open ends of a lone city or road)
   uint8_t pennants = 0;     // city
   uint8_t touches = 0;      // field: bit s for each city segment s it borders
   uint8_t inner_index = 0;  // field touching no edge: 1 or 2 (the record's I1 and I2), else 0
@@ -93,10 +94,15 @@ struct TileSet {
 class TileCatalog {
  public:
   // The catalog built from the embedded data; validated on first call (throws std::logic_error naming the
-  // offending line if the data is inconsistent, which is a build defect, never a user error).
-  static const TileCatalog& get();
+  // offending line if the data is inconsistent, which is a build defect, never a user error). Inline: the
+  // engine asks for it on every move.
+  static const TileCatalog& get() {
+    static const TileCatalog catalog = parse(embedded_data());
+    return catalog;
+  }
   // Parses and validates any text in the data format (used by get() and by tests of the validator).
   static TileCatalog parse(std::string_view text);
+  static const char* embedded_data();  // core/data/tiles.txt
 
   int size() const { return static_cast<int>(tiles_.size()); }
   const TileType& operator[](int index) const { return tiles_[index]; }
