@@ -26,7 +26,8 @@ namespace meeple {
 namespace {
 
 TEST(Allocation, NoHeapAllocationInMoveGenerationAndApply) {
-  for (uint8_t expansions : {uint8_t{0}, uint8_t{kRiver2 | kKingRobber}}) {
+  for (uint8_t expansions : {uint8_t{0}, uint8_t{kRiver2 | kKingRobber},
+                             uint8_t{kRiver2 | kCount | kKingRobber | kCultPlaces | kAbbeyMayor}}) {
     Rules rules;
     rules.players = 4;
     rules.expansions = expansions;
@@ -54,7 +55,7 @@ TEST(Allocation, NoHeapAllocationInMoveGenerationAndApply) {
     }
     counting = false;
     EXPECT_EQ(games, 50);
-    EXPECT_EQ(allocations.load(), 0) << "heap allocations during play";
+    EXPECT_EQ(allocations.load(), 0) << "heap allocations during play with expansions " << int(expansions);
   }
   // The counter works: a std::vector allocates.
   counting = true;
