@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "../tests/support/naive_generator.h"
+#include "meeple/ai/mcts.h"
 #include "meeple/ai/player.h"
 #include "meeple/random.h"
 
@@ -145,6 +146,18 @@ void BM_RandomPlayoutFullLists(benchmark::State& st) {
   st.SetLabel("games/s");
 }
 BENCHMARK(BM_RandomPlayoutFullLists)->Args({0, 2})->ArgNames({"expansions", "players"});
+
+// Sequential MCTS with random rollouts from the tenth placement of a base game: simulations per second.
+void BM_MctsRollouts(benchmark::State& st) {
+  const State root = placement_positions(0)[10];
+  MctsOptions options;
+  options.iterations = static_cast<int>(st.range(0));
+  MctsPlayer bot(options);
+  for (auto _ : st) benchmark::DoNotOptimize(bot.choose(root));
+  st.SetItemsProcessed(st.iterations() * st.range(0));
+  st.SetLabel("simulations/s");
+}
+BENCHMARK(BM_MctsRollouts)->Arg(2000)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace meeple

@@ -1,7 +1,10 @@
 #include "meeple/ai/player.h"
 
 #include <algorithm>
+#include <sstream>
 #include <stdexcept>
+
+#include "meeple/ai/mcts.h"
 
 namespace meeple {
 
@@ -44,10 +47,39 @@ Action GreedyPlayer::choose(const State& state) {
   return choice;
 }
 
+// "random", "greedy", or "mcts" with parameters: "mcts:iterations=2000,c=0.7,ms=0,scale=20".
 std::unique_ptr<Player> make_player(const std::string& spec, uint64_t seed) {
-  if (spec == "random") return std::make_unique<RandomPlayer>(seed);
-  if (spec == "greedy") return std::make_unique<GreedyPlayer>(seed);
-  throw std::invalid_argument("unknown bot '" + spec + "'; bots are: random, greedy");
+  const auto colon = spec.find(':');
+  const std::string name = spec.substr(0, colon);
+  const std::string params = colon == std::string::npos ? "" : spec.substr(colon + 1);
+  if ((name == "random" || name == "greedy") && !params.empty())
+    throw std::invalid_argument("bot '" + name + "' takes no parameters");
+  if (name == "random") return std::make_unique<RandomPlayer>(seed);
+  if (name == "greedy") return std::make_unique<GreedyPlayer>(seed);
+  if (name == "mcts") {
+    MctsOptions o;
+    o.seed = seed;
+    std::stringstream in(params);
+    for (std::string item; std::getline(in, item, ',');) {
+      const auto eq = item.find('=');
+      const std::string key = item.substr(0, eq);
+      const std::string value = eq == std::string::npos ? "" : item.substr(eq + 1);
+      try {
+        if (key == "iterations") o.iterations = std::stoi(value);
+        else if (key == "ms") o.milliseconds = std::stoi(value);
+        else if (key == "c") o.exploration = std::stod(value);
+        else if (key == "scale") o.reward_scale = std::stod(value);
+        else throw std::invalid_argument("unknown parameter '" + key + "' of bot mcts; parameters are iterations, ms, c, scale");
+      } catch (const std::logic_error& e) {
+        if (dynamic_cast<const std::invalid_argument*>(&e) && std::string(e.what()).find("unknown parameter") != std::string::npos) throw;
+        throw std::invalid_argument("bot mcts: bad value '" + value + "' for " + key);
+      }
+    }
+    if (o.iterations <= 0 && o.milliseconds <= 0) throw std::invalid_argument("bot mcts needs iterations > 0 or ms > 0");
+    if (o.milliseconds > 0 && !params.empty() && params.find("iterations") == std::string::npos) o.iterations = 0;
+    return std::make_unique<MctsPlayer>(o);
+  }
+  throw std::invalid_argument("unknown bot '" + spec + "'; bots are: random, greedy, mcts[:iterations=N,ms=N,c=X,scale=X]");
 }
 
 }  // namespace meeple

@@ -46,7 +46,8 @@ class GreedyPlayer : public Player {
   Rng rng_;
 };
 
-// "random" or "greedy"; throws std::invalid_argument listing the valid names.
+// "random", "greedy" or "mcts[:iterations=N,ms=N,c=X,scale=X]"; throws std::invalid_argument listing
+// the valid names and parameters.
 std::unique_ptr<Player> make_player(const std::string& spec, uint64_t seed);
 
 }  // namespace meeple

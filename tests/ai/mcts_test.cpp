@@ -1,0 +1,87 @@
+// MCTS: finds the right move in small constructed positions, keeps a consistent tree, is reproducible
+// with a seed, and plays whole games under every combination of expansions.
+#include <gtest/gtest.h>
+
+#include "../core/scenario.h"
+#include "meeple/ai/mcts.h"
+
+namespace meeple {
+namespace {
+
+using testing::rules_with;
+using testing::Scenario;
+
+MctsOptions with_iterations(int n, uint64_t seed = 7) {
+  MctsOptions o;
+  o.iterations = n;
+  o.seed = seed;
+  return o;
+}
+
+// Seat 0 holds a city cap; closing the start tile's city with it and a knight pays 4 now, while the deck
+// ends the game two tiles later.
+void expect_completes_the_city(int players) {
+  Scenario sc(rules_with(players), {{"BA.C", 1}, {"BA.RFr", 2}});
+  sc.draw("BA.C");
+  MctsPlayer bot(with_iterations(3000));
+  const Action place = bot.choose(sc.state);
+  EXPECT_EQ(sc.state.try_apply(place), "");
+  EXPECT_EQ(bot.verify_tree(), "");
+  EXPECT_EQ(place, Action::place(0, -1, 2)) << place.to_string();
+  const Action deploy = bot.choose(sc.state);
+  EXPECT_EQ(sc.state.try_apply(deploy), "");
+  EXPECT_EQ(sc.state.score(0, kCityPoints), 4) << deploy.to_string();
+}
+
+TEST(Mcts, CompletesACityForPointsTwoPlayers) { expect_completes_the_city(2); }
+TEST(Mcts, CompletesACityForPointsThreePlayers) { expect_completes_the_city(3); }
+
+// Seat 0 must not feed seat 1's cloister: seat 1's monk sits at (0,1), south of the start tile, and the
+// last tile of the game can go next to it (giving seat 1 a point) or elsewhere.
+TEST(Mcts, AvoidsFeedingAnOpponentsCloister) {
+  Scenario sc(rules_with(2), {{"BA.RFr", 1}, {"BA.L", 1}, {"BA.Rr", 1}});
+  sc.turn("BA.RFr", -1, 0, 0);       // seat 0
+  sc.turn("BA.L", 0, 1, 0, "C");     // seat 1: a monk below the start tile
+  sc.draw("BA.Rr");                  // seat 0, last tile
+  MctsPlayer bot(with_iterations(2000));
+  const Action place = bot.choose(sc.state);
+  ASSERT_EQ(sc.state.try_apply(place), "");
+  const int cloister_tile = sc.state.tile_at(0, 1);
+  EXPECT_LT(sc.state.tile(cloister_tile).around, 3) << "fed the cloister with " << place.to_string();
+}
+
+TEST(Mcts, SameSeedSameChoiceAndTree) {
+  Scenario sc(rules_with(2, kRiver2 | kKingRobber), {{"BA.C", 3}, {"BA.RFr", 3}, {"BA.Rr", 3}});
+  while (sc.state.is_chance()) sc.state.apply(Action::draw(sc.state.sample_draw_tile(0)));
+  MctsPlayer a(with_iterations(400, 11)), b(with_iterations(400, 11));
+  EXPECT_EQ(a.choose(sc.state), b.choose(sc.state));
+  ASSERT_EQ(a.last_root().size(), b.last_root().size());
+  for (size_t i = 0; i < a.last_root().size(); ++i) EXPECT_EQ(a.last_root()[i].visits, b.last_root()[i].visits);
+  EXPECT_EQ(a.verify_tree(), "");
+}
+
+TEST(Mcts, PlaysWholeGamesWithEveryExpansionCombination) {
+  for (int combination = 0; combination < 32; ++combination) {
+    Rules rules;
+    rules.players = static_cast<uint8_t>(2 + combination % 3);
+    if (combination & 1) rules.expansions |= kRiver2;
+    if (combination & 2) rules.expansions |= kKingRobber;
+    if (combination & 4) rules.expansions |= kCultPlaces;
+    if (combination & 8) rules.expansions |= kCount;
+    if (combination & 16) rules.expansions |= kAbbeyMayor;
+    SCOPED_TRACE(rules.to_string());
+    Dealer dealer(static_cast<uint64_t>(combination) + 1);
+    MctsPlayer bot(with_iterations(8, static_cast<uint64_t>(combination) + 3));
+    State s(rules);
+    while (!s.is_terminal()) {
+      const Action a = s.is_chance() ? dealer.deal(s) : bot.choose(s);
+      ASSERT_EQ(s.try_apply(a), "");
+      if (!s.is_chance() && !s.is_terminal()) {
+        ASSERT_EQ(bot.verify_tree(), "");
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace meeple
