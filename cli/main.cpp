@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -96,57 +97,151 @@ struct SeatStats {
   std::array<double, kNumCategories> categories{};
 };
 
+// One game: seat p played by bots[p]; the dealer's seed fixes the tile order, so games with the same
+// seed and seats swapped are paired. Writes the record to `out` when given.
+State play_game(const Rules& rules, const std::vector<std::string>& bots, uint64_t seed, std::ofstream* out) {
+  std::vector<std::unique_ptr<Player>> seats;
+  for (int p = 0; p < rules.players; ++p) seats.push_back(make_player(bots[p], seed * 16 + static_cast<uint64_t>(p) + 1));
+  Dealer dealer(seed);
+  State state(rules);
+  RecordBuilder record(rules, bots, static_cast<int64_t>(seed));
+  while (!state.is_terminal()) {
+    const Action a = state.is_chance() ? dealer.deal(state) : seats[state.current_player()]->choose(state);
+    if (out) record.add(state, a);
+    state.apply(a);
+  }
+  if (out) *out << record.finish(state).to_line() << "\n" << std::flush;
+  return state;
+}
+
+std::ofstream open_output(const std::string& path) {
+  std::ofstream out;
+  if (!path.empty()) {
+    out.open(path);
+    if (!out) throw std::invalid_argument("cannot write '" + path + "'");
+  }
+  return out;
+}
+
+// Wins with ties shared: 1 / (number of winners) to each.
+std::vector<double> win_shares(const State& state) {
+  const auto winners = state.winners();
+  int n = 0;
+  for (int p = 0; p < state.num_players(); ++p) n += winners[p];
+  std::vector<double> out(state.num_players());
+  for (int p = 0; p < state.num_players(); ++p) out[p] = winners[p] ? 1.0 / n : 0.0;
+  return out;
+}
+
+struct Progress {
+  int total;
+  bool on;
+  explicit Progress(int n) : total(n), on(n >= 20 && isatty(fileno(stderr))) {}
+  void tick(int done) const {
+    if (on && (done % std::max(1, total / 100) == 0 || done == total)) std::cerr << "\r" << done << "/" << total << " games" << std::flush;
+  }
+  ~Progress() {
+    if (on) std::cerr << "\r" << std::string(30, ' ') << "\r";
+  }
+};
+
 int run_selfplay(int players, int games, uint64_t seed, const std::vector<std::string>& bots, const std::string& expansions,
                  const std::vector<std::string>& options, const std::string& out_path) {
   const Rules rules = make_rules(players, expansions, options);
   if (bots.size() != 1 && static_cast<int>(bots.size()) != players)
     throw std::invalid_argument("--bot takes one bot for every seat or one per seat (" + std::to_string(players) + ")");
   for (const std::string& b : bots) (void)make_player(b, 0);  // validate names before playing
-  std::ofstream out;
-  if (!out_path.empty()) {
-    out.open(out_path);
-    if (!out) throw std::invalid_argument("cannot write '" + out_path + "'");
-  }
+  std::vector<std::string> seat_bots(players);
+  for (int p = 0; p < players; ++p) seat_bots[p] = bots.size() == 1 ? bots[0] : bots[p];
+  std::ofstream out = open_output(out_path);
   std::vector<SeatStats> stats(players);
-  const bool progress = games >= 100 && isatty(fileno(stderr));
-  for (int g = 0; g < games; ++g) {
-    const uint64_t game_seed = seed + static_cast<uint64_t>(g);
-    std::vector<std::unique_ptr<Player>> seats;
-    std::vector<std::string> names;
-    for (int p = 0; p < players; ++p) {
-      names.push_back(bots.size() == 1 ? bots[0] : bots[p]);
-      seats.push_back(make_player(names.back(), game_seed * 16 + static_cast<uint64_t>(p) + 1));
+  {
+    const Progress progress(games);
+    for (int g = 0; g < games; ++g) {
+      const State state = play_game(rules, seat_bots, seed + static_cast<uint64_t>(g), out ? &out : nullptr);
+      const auto shares = win_shares(state);
+      for (int p = 0; p < players; ++p) {
+        stats[p].wins += shares[p];
+        stats[p].score += state.score(p);
+        for (int c = 0; c < kNumCategories; ++c) stats[p].categories[c] += state.score(p, c);
+      }
+      progress.tick(g + 1);
     }
-    Dealer dealer(game_seed);
-    State state(rules);
-    RecordBuilder record(rules, names, static_cast<int64_t>(game_seed));
-    while (!state.is_terminal()) {
-      const Action a = state.is_chance() ? dealer.deal(state) : seats[state.current_player()]->choose(state);
-      if (out) record.add(state, a);
-      state.apply(a);
-    }
-    const auto winners = state.winners();
-    int num_winners = 0;
-    for (int p = 0; p < players; ++p) num_winners += winners[p];
-    for (int p = 0; p < players; ++p) {
-      stats[p].wins += winners[p] ? 1.0 / num_winners : 0.0;
-      stats[p].score += state.score(p);
-      for (int c = 0; c < kNumCategories; ++c) stats[p].categories[c] += state.score(p, c);
-    }
-    if (out) out << record.finish(state).to_line() << "\n" << std::flush;
-    if (progress && (g + 1) % std::max(1, games / 100) == 0)
-      std::cerr << "\r" << (g + 1) << "/" << games << " games" << std::flush;
   }
-  if (progress) std::cerr << "\r" << std::string(30, ' ') << "\r";
   std::printf("%d games, %d players, rules: %s\n", games, players, rules.to_string().c_str());
-  std::printf("%-5s %-8s %8s %7s %8s", "seat", "bot", "wins", "win%", "score");
+  std::printf("%-5s %-22s %8s %7s %8s", "seat", "bot", "wins", "win%", "score");
   for (int c = 0; c < kNumCategories; ++c) std::printf(" %8s", category_name(c));
   std::printf("\n");
   for (int p = 0; p < players; ++p) {
-    std::printf("%-5d %-8s %8.1f %6.1f%% %8.2f", p, (bots.size() == 1 ? bots[0] : bots[p]).c_str(), stats[p].wins,
+    std::printf("%-5d %-22s %8.1f %6.1f%% %8.2f", p, (bots.size() == 1 ? bots[0] : bots[p]).c_str(), stats[p].wins,
                 100.0 * stats[p].wins / games, stats[p].score / games);
     for (int c = 0; c < kNumCategories; ++c) std::printf(" %8.2f", stats[p].categories[c] / games);
     std::printf("\n");
+  }
+  return 0;
+}
+
+// Wilson score interval for a proportion, 95%.
+std::pair<double, double> wilson(double wins, int n) {
+  if (n == 0) return {0.0, 1.0};
+  constexpr double z = 1.96;
+  const double p = wins / n, z2 = z * z / n;
+  const double centre = (p + z2 / 2) / (1 + z2);
+  const double half = z * std::sqrt(p * (1 - p) / n + z2 / (4 * n)) / (1 + z2);
+  return {std::max(0.0, centre - half), std::min(1.0, centre + half)};
+}
+
+// Seats rotate within each group of `players` games sharing one tile order (paired draws): in game r of
+// a group, seat p is played by bots[(p + r) % players].
+int run_match(const std::vector<std::string>& bots, int games, int players, uint64_t seed, const std::string& expansions,
+              const std::vector<std::string>& options, const std::string& out_path) {
+  if (players == 0) players = static_cast<int>(bots.size());
+  const Rules rules = make_rules(players, expansions, options);
+  if (static_cast<int>(bots.size()) != players)
+    throw std::invalid_argument("--bots needs one bot per seat (" + std::to_string(players) +
+                                "); repeat a bot to fill seats, e.g. --bots mcts greedy greedy");
+  if (games % players != 0)
+    throw std::invalid_argument("--games must be a multiple of --players (" + std::to_string(players) +
+                                ") so that every tile order is played from every seat");
+  for (const std::string& b : bots) (void)make_player(b, 0);
+  std::vector<std::string> names;  // distinct bots, in the order given
+  for (const std::string& b : bots)
+    if (std::find(names.begin(), names.end(), b) == names.end()) names.push_back(b);
+  struct BotStats {
+    int games = 0;
+    double wins = 0, score = 0, margin = 0;
+  };
+  std::vector<BotStats> stats(names.size());
+  std::ofstream out = open_output(out_path);
+  {
+    const Progress progress(games);
+    for (int g = 0; g < games; ++g) {
+      const int rotation = g % players;
+      std::vector<std::string> seat_bots(players);
+      for (int p = 0; p < players; ++p) seat_bots[p] = bots[(p + rotation) % players];
+      const State state = play_game(rules, seat_bots, seed + static_cast<uint64_t>(g / players), out ? &out : nullptr);
+      const auto shares = win_shares(state);
+      for (int p = 0; p < players; ++p) {
+        BotStats& st = stats[std::find(names.begin(), names.end(), seat_bots[p]) - names.begin()];
+        int best_other = -1000000;
+        for (int q = 0; q < players; ++q)
+          if (q != p) best_other = std::max(best_other, state.score(q));
+        ++st.games;
+        st.wins += shares[p];
+        st.score += state.score(p);
+        st.margin += state.score(p) - best_other;
+      }
+      progress.tick(g + 1);
+    }
+  }
+  std::printf("%d games (%d tile orders, seats rotated), %d players, rules: %s\n", games, games / players, players,
+              rules.to_string().c_str());
+  std::printf("%-28s %6s %8s %7s %17s %8s %8s\n", "bot", "games", "wins", "win%", "95% interval", "score", "margin");
+  for (size_t i = 0; i < names.size(); ++i) {
+    const BotStats& st = stats[i];
+    const auto [lo, hi] = wilson(st.wins, st.games);
+    std::printf("%-28s %6d %8.1f %6.1f%% [%5.1f%%, %5.1f%%] %8.2f %+8.2f\n", names[i].c_str(), st.games, st.wins,
+                100.0 * st.wins / st.games, 100 * lo, 100 * hi, st.score / st.games, st.margin / st.games);
   }
   return 0;
 }
@@ -226,10 +321,21 @@ int main(int argc, char** argv) {
   selfplay_cmd->add_option("--players", players, "number of players, 2 to 6")->capture_default_str();
   selfplay_cmd->add_option("--games", games, "number of games")->capture_default_str()->check(CLI::PositiveNumber);
   selfplay_cmd->add_option("--seed", seed, "seed of the first game (game g uses seed + g)")->capture_default_str();
-  selfplay_cmd->add_option("--bot", bots, "random or greedy: one for all seats, or one per seat")->capture_default_str();
+  selfplay_cmd->add_option("--bot", bots, "random, greedy or mcts[:iterations=N,ms=N,c=X]: one for all seats, or one per seat")->capture_default_str();
   selfplay_cmd->add_option("--expansions", expansions, "comma-separated: river2, count, king_robber, cult_places, abbey_mayor");
   selfplay_cmd->add_option("--option", options, "rule option NAME=VALUE (repeatable), e.g. small_city=two_points");
   selfplay_cmd->add_option("--out", out_path, "write every game as a meeple-game/1 record to this .jsonl file");
+
+  auto* match_cmd = app.add_subcommand("match", "Bots against each other: seats rotated over paired tile orders, win rates with Wilson intervals");
+  std::vector<std::string> match_bots;
+  int match_players = 0, match_games = 100;
+  match_cmd->add_option("--bots", match_bots, "one bot spec per seat: random, greedy, mcts[:iterations=N,ms=N,c=X]")->required();
+  match_cmd->add_option("--games", match_games, "number of games (a multiple of the players)")->capture_default_str()->check(CLI::PositiveNumber);
+  match_cmd->add_option("--players", match_players, "number of players (default: one per bot)");
+  match_cmd->add_option("--seed", seed, "seed of the first tile order")->capture_default_str();
+  match_cmd->add_option("--expansions", expansions, "comma-separated: river2, count, king_robber, cult_places, abbey_mayor");
+  match_cmd->add_option("--option", options, "rule option NAME=VALUE (repeatable)");
+  match_cmd->add_option("--out", out_path, "write every game as a meeple-game/1 record (names are the bot specs)");
 
   auto* perft_cmd = app.add_subcommand("perft", "Count legal action sequences to a depth along a seeded draw order");
   int depth = 4;
@@ -250,6 +356,7 @@ int main(int argc, char** argv) {
   try {
     if (replay_cmd->parsed()) return run_replay(replay_path, replay_json);
     if (selfplay_cmd->parsed()) return run_selfplay(players, games, seed, bots, expansions, options, out_path);
+    if (match_cmd->parsed()) return run_match(match_bots, match_games, match_players, seed, expansions, options, out_path);
     if (perft_cmd->parsed()) return run_perft(seed, depth, players, expansions);
     if (info_cmd->parsed()) return run_info(info_json);
   } catch (const std::invalid_argument& e) {
