@@ -6,19 +6,26 @@
 
 namespace meeple {
 
-std::array<double, kMaxPlayers> MctsPlayer::rewards(const State& state) const {
+std::array<double, kMaxPlayers> MctsPlayer::margins_to_rewards(const std::array<int, kMaxPlayers>& scores, int players) const {
   std::array<double, kMaxPlayers> out{};
-  const int n = state.num_players();
-  for (int p = 0; p < n; ++p) {
+  for (int p = 0; p < players; ++p) {
     int best_other = std::numeric_limits<int>::min();
-    for (int q = 0; q < n; ++q)
-      if (q != p) best_other = std::max(best_other, state.score(q));
-    out[p] = std::tanh((state.score(p) - best_other) / options_.reward_scale);
+    for (int q = 0; q < players; ++q)
+      if (q != p) best_other = std::max(best_other, scores[q]);
+    out[p] = std::tanh((scores[p] - best_other) / options_.reward_scale);
   }
   return out;
 }
 
+std::array<double, kMaxPlayers> MctsPlayer::rewards(const State& state) const {
+  std::array<int, kMaxPlayers> scores{};
+  for (int p = 0; p < state.num_players(); ++p) scores[p] = state.score(p);
+  return margins_to_rewards(scores, state.num_players());
+}
+
 std::array<double, kMaxPlayers> MctsPlayer::rollout(State& state) {
+  if (options_.leaf == MctsOptions::Leaf::kEval)
+    return margins_to_rewards(state.final_scores_if_ended_now(), state.num_players());
   while (!state.is_terminal()) {
     if (state.is_chance()) {
       state.apply(Action::draw(state.sample_draw_tile(rng_.below(static_cast<uint32_t>(state.drawable_now())))));

@@ -36,6 +36,35 @@ void expect_completes_the_city(int players) {
 TEST(Mcts, CompletesACityForPointsTwoPlayers) { expect_completes_the_city(2); }
 TEST(Mcts, CompletesACityForPointsThreePlayers) { expect_completes_the_city(3); }
 
+// The evaluation leaf (scores if the game ended now) finds the same move in a longer game, where random
+// rollouts would be noisy: the deck has 20 more tiles.
+TEST(Mcts, EvaluatorLeafCompletesACity) {
+  Scenario sc(rules_with(2), {{"BA.C", 1}, {"BA.RFr", 10}, {"BA.Rr", 10}});
+  sc.draw("BA.C");
+  MctsOptions o = with_iterations(1500);
+  o.leaf = MctsOptions::Leaf::kEval;
+  MctsPlayer bot(o);
+  const Action place = bot.choose(sc.state);
+  EXPECT_EQ(place, Action::place(0, -1, 2)) << place.to_string();
+  ASSERT_EQ(sc.state.try_apply(place), "");
+  ASSERT_EQ(sc.state.try_apply(bot.choose(sc.state)), "");
+  EXPECT_EQ(sc.state.score(0, kCityPoints), 4);
+  EXPECT_EQ(bot.verify_tree(), "");
+}
+
+TEST(Mcts, BotSpecsAreCheckedWithClearErrors) {
+  EXPECT_NO_THROW(make_player("mcts:iterations=10,leaf=eval,c=0.5", 1));
+  EXPECT_THROW(make_player("mcts:leaf=magic", 1), std::invalid_argument);
+  EXPECT_THROW(make_player("mcts:iterations=x", 1), std::invalid_argument);
+  EXPECT_THROW(make_player("greedy:iterations=3", 1), std::invalid_argument);
+  try {
+    make_player("mcts:depth=3", 1);
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("parameters are iterations, ms, c, scale, leaf"), std::string::npos) << e.what();
+  }
+}
+
 // Seat 0 must not feed seat 1's cloister: seat 1's monk sits at (0,1), south of the start tile, and the
 // last tile of the game can go next to it (giving seat 1 a point) or elsewhere.
 TEST(Mcts, AvoidsFeedingAnOpponentsCloister) {

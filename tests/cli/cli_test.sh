@@ -35,7 +35,7 @@ check "unknown key" 2 '"action":-1,"message":"extra: unknown key' -- "$meeple" r
 check "match table" 0 "greedy +4 .*\\[" -- "$meeple" match --bots greedy random --games 4 --seed 2
 check "match records" 0 "^4$" -- bash -c "'$meeple' match --bots random greedy --games 4 --out '$tmp/m.jsonl' >/dev/null && wc -l < '$tmp/m.jsonl' | tr -d ' '"
 check "match seats" 2 "multiple of --players" -- "$meeple" match --bots random greedy --games 3
-check "match bad mcts" 2 "unknown parameter 'depth'" -- "$meeple" match --bots mcts:depth=3 greedy --games 2
+check "match bad mcts" 2 "unknown parameter .depth." -- "$meeple" match --bots mcts:depth=3 greedy --games 2
 check "perft" 0 "^7 +22527$" -- "$meeple" perft --seed 1 --depth 7
 check "info json" 0 '"state_size_bytes"' -- "$meeple" info --json
 check "bad args" 2 "" -- "$meeple" selfplay --games -3

@@ -19,6 +19,9 @@ struct MctsOptions {
   int milliseconds = 0;        // time per move (0: no limit)
   double exploration = 0.7;    // UCT constant, on rewards in [-1, 1]
   double reward_scale = 20.0;  // score margin that counts as a clear win
+  // Leaf value: a random game to the end ("rollout"), or the scores the board would give if the game
+  // ended now ("eval": current points plus final scoring of what is on the board).
+  enum class Leaf { kRollout, kEval } leaf = Leaf::kRollout;
   uint64_t seed = 1;
 };
 
@@ -57,6 +60,7 @@ class MctsPlayer : public Player {
   int select_child(int node, const State& state);
   std::array<double, kMaxPlayers> rollout(State& state);
   std::array<double, kMaxPlayers> rewards(const State& state) const;
+  std::array<double, kMaxPlayers> margins_to_rewards(const std::array<int, kMaxPlayers>& scores, int players) const;
 
   MctsOptions options_;
   Rng rng_;
