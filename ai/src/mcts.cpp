@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include <tbb/parallel_for.h>
+
 namespace meeple {
 
 std::array<double, kMaxPlayers> MctsPlayer::margins_to_rewards(const std::array<int, kMaxPlayers>& scores, int players) const {
@@ -98,6 +100,47 @@ int MctsPlayer::select_child(int node, const State& state) {
 }
 
 Action MctsPlayer::choose(const State& root_state) {
+  if (options_.threads <= 1) return search(root_state);
+  // Root parallelism: independent workers, each with its own tree, state copies and random stream.
+  std::vector<MctsPlayer> workers;
+  for (int w = 0; w < options_.threads; ++w) {
+    MctsOptions o = options_;
+    o.threads = 1;
+    o.seed = options_.seed + static_cast<uint64_t>(w) + rng_.next();
+    workers.emplace_back(o);
+  }
+  tbb::parallel_for(0, options_.threads, [&](int w) { workers[w].search(root_state); });
+  // Sum the roots (a worker whose time ran out before its first simulation has none).
+  size_t base = 0;
+  while (base + 1 < workers.size() && workers[base].last_root_.empty()) ++base;
+  last_root_ = workers[base].last_root_;
+  last_iterations_ = 0;
+  for (const MctsPlayer& w : workers) last_iterations_ += w.last_iterations_;
+  for (size_t w = base + 1; w < workers.size(); ++w) {
+    if (workers[w].last_root_.size() != last_root_.size()) continue;
+    for (size_t i = 0; i < last_root_.size(); ++i) {
+      const RootChild& other = workers[w].last_root_[i];
+      RootChild& mine = last_root_[i];
+      const int visits = mine.visits + other.visits;
+      mine.mean = visits ? (mine.mean * mine.visits + other.mean * other.visits) / visits : mine.mean;
+      mine.visits = visits;
+    }
+  }
+  nodes_ = std::move(workers[base].nodes_);  // for verify_tree: that worker's tree
+  int best = -1;
+  for (size_t i = 0; i < last_root_.size(); ++i)
+    if (best < 0 || last_root_[i].visits > last_root_[best].visits ||
+        (last_root_[i].visits == last_root_[best].visits && last_root_[i].mean > last_root_[best].mean))
+      best = static_cast<int>(i);
+  if (best < 0) {
+    ActionList actions;
+    root_state.legal_actions(actions);
+    return actions[0];
+  }
+  return last_root_[best].action;
+}
+
+Action MctsPlayer::search(const State& root_state) {
   nodes_.clear();
   nodes_.reserve(static_cast<size_t>(std::max(1, options_.iterations)) * 8);
   nodes_.push_back(Node{});

@@ -69,10 +69,11 @@ std::unique_ptr<Player> make_player(const std::string& spec, uint64_t seed) {
         else if (key == "ms") o.milliseconds = std::stoi(value);
         else if (key == "c") o.exploration = std::stod(value);
         else if (key == "scale") o.reward_scale = std::stod(value);
+        else if (key == "threads") o.threads = std::stoi(value);
         else if (key == "leaf" && (value == "rollout" || value == "eval"))
           o.leaf = value == "eval" ? MctsOptions::Leaf::kEval : MctsOptions::Leaf::kRollout;
         else if (key == "leaf") throw std::invalid_argument("bot mcts: leaf is rollout or eval, not '" + value + "'");
-        else throw std::invalid_argument("unknown parameter '" + key + "' of bot mcts; parameters are iterations, ms, c, scale, leaf");
+        else throw std::invalid_argument("unknown parameter '" + key + "' of bot mcts; parameters are iterations, ms, c, scale, leaf, threads");
       } catch (const std::logic_error& e) {
         if (dynamic_cast<const std::invalid_argument*>(&e) && std::string(e.what()).find("bot mcts") != std::string::npos) throw;
         if (dynamic_cast<const std::invalid_argument*>(&e) && std::string(e.what()).find("unknown parameter") != std::string::npos) throw;
@@ -80,10 +81,11 @@ std::unique_ptr<Player> make_player(const std::string& spec, uint64_t seed) {
       }
     }
     if (o.iterations <= 0 && o.milliseconds <= 0) throw std::invalid_argument("bot mcts needs iterations > 0 or ms > 0");
+    if (o.threads < 1 || o.threads > 256) throw std::invalid_argument("bot mcts: threads must be 1 to 256");
     if (o.milliseconds > 0 && !params.empty() && params.find("iterations") == std::string::npos) o.iterations = 0;
     return std::make_unique<MctsPlayer>(o);
   }
-  throw std::invalid_argument("unknown bot '" + spec + "'; bots are: random, greedy, mcts[:iterations=N,ms=N,c=X,scale=X,leaf=rollout|eval]");
+  throw std::invalid_argument("unknown bot '" + spec + "'; bots are: random, greedy, mcts[:iterations=N,ms=N,c=X,scale=X,leaf=rollout|eval,threads=N]");
 }
 
 }  // namespace meeple

@@ -61,7 +61,7 @@ TEST(Mcts, BotSpecsAreCheckedWithClearErrors) {
     make_player("mcts:depth=3", 1);
     FAIL();
   } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("parameters are iterations, ms, c, scale, leaf"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("parameters are iterations, ms, c, scale, leaf, threads"), std::string::npos) << e.what();
   }
 }
 
@@ -77,6 +77,22 @@ TEST(Mcts, AvoidsFeedingAnOpponentsCloister) {
   ASSERT_EQ(sc.state.try_apply(place), "");
   const int cloister_tile = sc.state.tile_at(0, 1);
   EXPECT_LT(sc.state.tile(cloister_tile).around, 3) << "fed the cloister with " << place.to_string();
+}
+
+// Root parallelism: each worker searches its own tree; the root visits add up over the workers.
+TEST(Mcts, RootParallelWorkersAddUp) {
+  Scenario sc(rules_with(2), {{"BA.C", 1}, {"BA.RFr", 2}});
+  sc.draw("BA.C");
+  MctsOptions o = with_iterations(1500);
+  o.threads = 2;
+  MctsPlayer bot(o);
+  const Action place = bot.choose(sc.state);
+  EXPECT_EQ(place, Action::place(0, -1, 2)) << place.to_string();
+  EXPECT_EQ(bot.last_iterations(), 3000);
+  int visits = 0;
+  for (const auto& child : bot.last_root()) visits += child.visits;
+  EXPECT_EQ(visits, 3000);
+  EXPECT_EQ(bot.verify_tree(), "");
 }
 
 TEST(Mcts, SameSeedSameChoiceAndTree) {

@@ -23,6 +23,9 @@ struct MctsOptions {
   // ended now ("eval": current points plus final scoring of what is on the board).
   enum class Leaf { kRollout, kEval } leaf = Leaf::kRollout;
   uint64_t seed = 1;
+  // Root parallelism: this many independent trees searched at once on oneTBB (seeds seed, seed+1, ...),
+  // their root visits summed. One thread with a fixed seed is reproducible. Tree parallelism comes next.
+  int threads = 1;
 };
 
 class MctsPlayer : public Player {
@@ -30,6 +33,8 @@ class MctsPlayer : public Player {
   explicit MctsPlayer(MctsOptions options) : options_(options), rng_(options.seed) {}
   std::string name() const override { return "mcts"; }
   Action choose(const State& state) override;
+  // One tree, this player's own options: what each root-parallel worker runs.
+  Action search(const State& state);
 
   // Statistics of the last search: for tests and tools.
   struct RootChild {
