@@ -60,24 +60,6 @@ Rules count_rules(int players, uint8_t more = 0,
   return r;
 }
 
-// Feature node of the city/road on board edge `edge` of the tile at (x, y).
-int edge_node(const State& s, int x, int y, const char* edge) {
-  const int idx = s.tile_at(x, y);
-  if (idx < 0) throw std::invalid_argument("no tile at that cell");
-  const PlacedTile& pt = s.tile(idx);
-  const uint8_t seg = TileCatalog::get()[pt.type].rot[pt.rotation].edge_segment[parse_edge(edge)];
-  if (seg == kNoSegment) throw std::invalid_argument("no feature on that edge");
-  return s.node(idx, seg);
-}
-// Feature node of the field on board half-edge `half` of the tile at (x, y).
-int field_node(const State& s, int x, int y, const char* half) {
-  const int idx = s.tile_at(x, y);
-  if (idx < 0) throw std::invalid_argument("no tile at that cell");
-  const PlacedTile& pt = s.tile(idx);
-  const uint8_t seg = TileCatalog::get()[pt.type].rot[pt.rotation].half_segment[parse_half(half)];
-  if (seg == kNoSegment) throw std::invalid_argument("no field there");
-  return s.node(idx, seg);
-}
 // The cloister or shrine of the tile at (x, y).
 int building_node(const State& s, int x, int y) {
   const int idx = s.tile_at(x, y);

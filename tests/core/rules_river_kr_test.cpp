@@ -17,25 +17,8 @@ int tile_id(const char* id) {
   return t;
 }
 
-// Feature node of the field on board half-edge `half` ("NL".."WR") of the tile at (x, y).
-int field_node(const State& s, int x, int y, const char* half) {
-  const int idx = s.tile_at(x, y);
-  if (idx < 0) throw std::invalid_argument("no tile at that cell");
-  const PlacedTile& pt = s.tile(idx);
-  const uint8_t seg = TileCatalog::get()[pt.type].rot[pt.rotation].half_segment[parse_half(half)];
-  if (seg == kNoSegment) throw std::invalid_argument("no field there");
-  return s.node(idx, seg);
-}
-
-// Feature node of the city/road/river on board edge `edge` ("N".."W") of the tile at (x, y).
-int edge_node(const State& s, int x, int y, const char* edge) {
-  const int idx = s.tile_at(x, y);
-  if (idx < 0) throw std::invalid_argument("no tile at that cell");
-  const PlacedTile& pt = s.tile(idx);
-  const uint8_t seg = TileCatalog::get()[pt.type].rot[pt.rotation].edge_segment[parse_edge(edge)];
-  if (seg == kNoSegment) throw std::invalid_argument("no feature on that edge");
-  return s.node(idx, seg);
-}
+using meeple::testing::edge_node;
+using meeple::testing::field_node;
 
 json deploy_at(const std::string& at) { return json{{"deploy", {{"figure", "follower"}, {"at", at}}}}; }
 json place_at(int x, int y, int rot) { return json{{"place", {x, y, rot}}}; }

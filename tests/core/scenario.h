@@ -31,6 +31,26 @@ inline Rules rules_with(int players, uint8_t expansions = 0) {
   return r;
 }
 
+// Feature node of the city, road or river on board edge `edge` ("N".."W") of the tile at (x, y).
+inline int edge_node(const State& s, int x, int y, const char* edge) {
+  const int idx = s.tile_at(x, y);
+  if (idx < 0) throw std::invalid_argument("no tile at that cell");
+  const PlacedTile& pt = s.tile(idx);
+  const uint8_t seg = TileCatalog::get()[pt.type].rot[pt.rotation].edge_segment[parse_edge(edge)];
+  if (seg == kNoSegment) throw std::invalid_argument("no feature on that edge");
+  return s.node(idx, seg);
+}
+
+// Feature node of the field on board half-edge `half` ("NL".."WR") of the tile at (x, y).
+inline int field_node(const State& s, int x, int y, const char* half) {
+  const int idx = s.tile_at(x, y);
+  if (idx < 0) throw std::invalid_argument("no tile at that cell");
+  const PlacedTile& pt = s.tile(idx);
+  const uint8_t seg = TileCatalog::get()[pt.type].rot[pt.rotation].half_segment[parse_half(half)];
+  if (seg == kNoSegment) throw std::invalid_argument("no field there");
+  return s.node(idx, seg);
+}
+
 // A game whose drawable tiles are exactly `deck` (the start tile, or the river, come from the rules).
 // The game ends, with final scoring, when the deck is used up.
 struct Scenario {
