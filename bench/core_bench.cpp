@@ -7,34 +7,12 @@
 #include <vector>
 
 #include "../tests/support/naive_generator.h"
-#include "meeple/ai/mcts.h"
+#include "positions.h"
 #include "meeple/ai/player.h"
 #include "meeple/random.h"
 
 namespace meeple {
 namespace {
-
-Rules rules_for(uint8_t expansions, int players = 2) {
-  Rules r;
-  r.players = static_cast<uint8_t>(players);
-  r.expansions = expansions;
-  return r;
-}
-
-// Positions with a tile in hand, collected from random games (every placement decision of 20 games).
-std::vector<State> placement_positions(uint8_t expansions) {
-  std::vector<State> out;
-  for (uint64_t seed = 1; seed <= 20; ++seed) {
-    Dealer dealer(seed);
-    RandomPlayer bot(seed);
-    State s(rules_for(expansions));
-    while (!s.is_terminal()) {
-      if (s.phase() == Phase::kPlace) out.push_back(s);
-      s.apply(s.is_chance() ? dealer.deal(s) : bot.choose(s));
-    }
-  }
-  return out;
-}
 
 void BM_LegalPlacements(benchmark::State& st) {
   const auto positions = placement_positions(static_cast<uint8_t>(st.range(0)));
@@ -148,17 +126,6 @@ void BM_RandomPlayoutFullLists(benchmark::State& st) {
 BENCHMARK(BM_RandomPlayoutFullLists)->Args({0, 2})->ArgNames({"expansions", "players"});
 
 // Sequential MCTS with random rollouts from the tenth placement of a base game: simulations per second.
-void BM_MctsRollouts(benchmark::State& st) {
-  const State root = placement_positions(0)[10];
-  MctsOptions options;
-  options.iterations = static_cast<int>(st.range(0));
-  MctsPlayer bot(options);
-  for (auto _ : st) benchmark::DoNotOptimize(bot.choose(root));
-  st.SetItemsProcessed(st.iterations() * st.range(0));
-  st.SetLabel("simulations/s");
-}
-BENCHMARK(BM_MctsRollouts)->Arg(2000)->Unit(benchmark::kMillisecond);
-
 }  // namespace
 }  // namespace meeple
 

@@ -109,6 +109,7 @@ State play_game(const Rules& rules, const std::vector<std::string>& bots, uint64
     const Action a = state.is_chance() ? dealer.deal(state) : seats[state.current_player()]->choose(state);
     if (out) record.add(state, a);
     state.apply(a);
+    for (auto& seat : seats) seat->observe(a);
   }
   if (out) *out << record.finish(state).to_line() << "\n" << std::flush;
   return state;
@@ -321,7 +322,7 @@ int main(int argc, char** argv) {
   selfplay_cmd->add_option("--players", players, "number of players, 2 to 6")->capture_default_str();
   selfplay_cmd->add_option("--games", games, "number of games")->capture_default_str()->check(CLI::PositiveNumber);
   selfplay_cmd->add_option("--seed", seed, "seed of the first game (game g uses seed + g)")->capture_default_str();
-  selfplay_cmd->add_option("--bot", bots, "random, greedy or mcts[:iterations=N,ms=N,c=X]: one for all seats, or one per seat")->capture_default_str();
+  selfplay_cmd->add_option("--bot", bots, "one bot spec for all seats, or one per seat; " + bot_spec_help())->capture_default_str();
   selfplay_cmd->add_option("--expansions", expansions, "comma-separated: river2, count, king_robber, cult_places, abbey_mayor");
   selfplay_cmd->add_option("--option", options, "rule option NAME=VALUE (repeatable), e.g. small_city=two_points");
   selfplay_cmd->add_option("--out", out_path, "write every game as a meeple-game/1 record to this .jsonl file");
@@ -329,7 +330,7 @@ int main(int argc, char** argv) {
   auto* match_cmd = app.add_subcommand("match", "Bots against each other: seats rotated over paired tile orders, win rates with Wilson intervals");
   std::vector<std::string> match_bots;
   int match_players = 0, match_games = 100;
-  match_cmd->add_option("--bots", match_bots, "one bot spec per seat: random, greedy, mcts[:iterations=N,ms=N,c=X]")->required();
+  match_cmd->add_option("--bots", match_bots, "one bot spec per seat; " + bot_spec_help())->required();
   match_cmd->add_option("--games", match_games, "number of games (a multiple of the players)")->capture_default_str()->check(CLI::PositiveNumber);
   match_cmd->add_option("--players", match_players, "number of players (default: one per bot)");
   match_cmd->add_option("--seed", seed, "seed of the first tile order")->capture_default_str();

@@ -3,214 +3,497 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <thread>
 
-#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+#include <tbb/task_group.h>
 
 namespace meeple {
 
-std::array<double, kMaxPlayers> MctsPlayer::margins_to_rewards(const std::array<int, kMaxPlayers>& scores, int players) const {
-  std::array<double, kMaxPlayers> out{};
-  for (int p = 0; p < players; ++p) {
-    int best_other = std::numeric_limits<int>::min();
-    for (int q = 0; q < players; ++q)
-      if (q != p) best_other = std::max(best_other, scores[q]);
-    out[p] = std::tanh((scores[p] - best_other) / options_.reward_scale);
+// A tree node. Children are one contiguous block, published through `children` once built. `visits`
+// counts simulations that passed through, in-flight ones included (so it doubles as the virtual visit);
+// `virtual_loss` counts the in-flight ones, whose rewards are not yet in `value`.
+struct MctsPlayer::Node {
+  std::atomic<Node*> children{nullptr};
+  std::atomic<uint8_t> expansion{kLeaf};
+  bool chance = false;
+  uint16_t num_children = 0;
+  uint16_t copies = 0;      // chance child: copies of the drawn tile (its weight)
+  uint16_t total_copies = 0;  // chance node: sum over the children
+  Action action = Action::none();  // the action (or draw) leading here
+  float prior = 0;
+  std::atomic<int32_t> visits{0};
+  std::atomic<int32_t> virtual_loss{0};
+  std::array<std::atomic<float>, kMaxPlayers> value{};  // sum of rewards per player
+
+  static constexpr uint8_t kLeaf = 0, kExpanding = 1, kExpanded = 2, kNoRoom = 3;
+};
+
+size_t MctsPlayer::node_bytes() { return sizeof(Node); }
+
+namespace {
+
+constexpr size_t kBlockNodes = size_t{1} << 15;  // > kMaxActions, so one block holds any child list
+
+// Nodes handed out in blocks that never move. Each worker allocates from its own arena: no lock.
+class NodeArena {
+ public:
+  MctsPlayer::Node* allocate(int n) {
+    if (blocks_.empty() || used_ + static_cast<size_t>(n) > kBlockNodes) {
+      blocks_.push_back(std::make_unique<MctsPlayer::Node[]>(kBlockNodes));
+      used_ = 0;
+    }
+    MctsPlayer::Node* out = blocks_.back().get() + used_;
+    used_ += static_cast<size_t>(n);
+    return out;
   }
-  return out;
-}
 
-std::array<double, kMaxPlayers> MctsPlayer::rewards(const State& state) const {
-  std::array<int, kMaxPlayers> scores{};
-  for (int p = 0; p < state.num_players(); ++p) scores[p] = state.score(p);
-  return margins_to_rewards(scores, state.num_players());
-}
+ private:
+  std::vector<std::unique_ptr<MctsPlayer::Node[]>> blocks_;
+  size_t used_ = 0;
+};
 
-std::array<double, kMaxPlayers> MctsPlayer::rollout(State& state) {
-  if (options_.leaf == MctsOptions::Leaf::kEval)
-    return margins_to_rewards(state.final_scores_if_ended_now(), state.num_players());
-  while (!state.is_terminal()) {
-    if (state.is_chance()) {
-      state.apply(Action::draw(state.sample_draw_tile(rng_.below(static_cast<uint32_t>(state.drawable_now())))));
-    } else {
-      state.apply(state.sample_legal_action(rng_));
+}  // namespace
+
+struct MctsPlayer::Tree {
+  explicit Tree(int workers, const State& state) : arenas(static_cast<size_t>(workers)), root_state(state) {
+    root = arenas[0].allocate(1);
+    allocated = 1;
+  }
+  std::vector<NodeArena> arenas;  // one per worker
+  Node* root;
+  State root_state;
+  std::atomic<int64_t> allocated;
+};
+
+// One search: the options, the shared tree, and what each worker owns.
+class MctsPlayer::Search {
+ public:
+  Search(const MctsOptions& o, const Evaluator& evaluator, Tree& tree, const Dealer* world)
+      : o_(o), evaluator_(evaluator), tree_(tree), world_(world) {}
+
+  // Runs simulations until the budget is spent; worker w uses arena w and its own random stream.
+  void run(int worker, uint64_t seed, const Budget& budget, std::atomic<int>& started,
+           std::chrono::steady_clock::time_point start) {
+    Rng rng(seed);
+    std::vector<Node*> path;
+    path.reserve(256);
+    for (int i = 0;; ++i) {
+      if (budget.iterations > 0 && started.fetch_add(1, std::memory_order_relaxed) >= budget.iterations) break;
+      if (budget.milliseconds > 0 && (i & 7) == 0 &&
+          std::chrono::steady_clock::now() - start >= std::chrono::milliseconds(budget.milliseconds))
+        break;
+      simulate(worker, rng, path);
     }
   }
-  return rewards(state);
-}
 
-// Creates the children of `node` (all legal actions, or all tiles that can be drawn) and returns the
-// first, the one this simulation goes on to.
-int MctsPlayer::expand(int node, const State& state) {
-  const int first = static_cast<int>(nodes_.size());
-  if (state.is_chance()) {
-    ChanceOutcomes outcomes;
-    state.chance_outcomes(outcomes);
-    for (int i = 0; i < outcomes.size; ++i) {
-      Node child;
-      child.action = Action::draw(outcomes.items[i].tile);
-      child.tile = outcomes.items[i].tile;
-      child.copies = outcomes.items[i].copies;
-      nodes_.push_back(child);
-    }
-  } else {
-    ActionList actions;
-    state.legal_actions(actions);
-    for (Action a : actions) {
-      Node child;
-      child.action = a;
-      nodes_.push_back(child);
-    }
-  }
-  Node& n = nodes_[node];
-  n.expanded = true;
-  n.chance = state.is_chance();
-  n.first_child = first;
-  n.num_children = static_cast<int>(nodes_.size()) - first;
-  return n.chance ? select_child(node, state) : first;
-}
-
-// Chance: a tile drawn with its true probability. Decision: an unvisited child first, then UCT on the
-// values of the player to act.
-int MctsPlayer::select_child(int node, const State& state) {
-  const Node& n = nodes_[node];
-  if (n.chance) {
-    int total = 0;
-    for (int i = 0; i < n.num_children; ++i) total += nodes_[n.first_child + i].copies;
-    int r = static_cast<int>(rng_.below(static_cast<uint32_t>(total)));
-    for (int i = 0; i < n.num_children; ++i) {
-      r -= nodes_[n.first_child + i].copies;
-      if (r < 0) return n.first_child + i;
-    }
-    return n.first_child + n.num_children - 1;
-  }
-  const int p = state.current_player();
-  const double log_n = std::log(static_cast<double>(std::max(1, n.visits)));
-  int best = n.first_child;
-  double best_score = -std::numeric_limits<double>::infinity();
-  for (int i = 0; i < n.num_children; ++i) {
-    const Node& c = nodes_[n.first_child + i];
-    if (c.visits == 0) return n.first_child + i;
-    const double score = c.value[p] / c.visits + options_.exploration * std::sqrt(log_n / c.visits);
-    if (score > best_score) {
-      best_score = score;
-      best = n.first_child + i;
-    }
-  }
-  return best;
-}
-
-Action MctsPlayer::choose(const State& root_state) {
-  if (options_.threads <= 1) return search(root_state);
-  // Root parallelism: independent workers, each with its own tree, state copies and random stream.
-  std::vector<MctsPlayer> workers;
-  for (int w = 0; w < options_.threads; ++w) {
-    MctsOptions o = options_;
-    o.threads = 1;
-    o.seed = options_.seed + static_cast<uint64_t>(w) + rng_.next();
-    workers.emplace_back(o);
-  }
-  tbb::parallel_for(0, options_.threads, [&](int w) { workers[w].search(root_state); });
-  // Sum the roots (a worker whose time ran out before its first simulation has none).
-  size_t base = 0;
-  while (base + 1 < workers.size() && workers[base].last_root_.empty()) ++base;
-  last_root_ = workers[base].last_root_;
-  last_iterations_ = 0;
-  for (const MctsPlayer& w : workers) last_iterations_ += w.last_iterations_;
-  for (size_t w = base + 1; w < workers.size(); ++w) {
-    if (workers[w].last_root_.size() != last_root_.size()) continue;
-    for (size_t i = 0; i < last_root_.size(); ++i) {
-      const RootChild& other = workers[w].last_root_[i];
-      RootChild& mine = last_root_[i];
-      const int visits = mine.visits + other.visits;
-      mine.mean = visits ? (mine.mean * mine.visits + other.mean * other.visits) / visits : mine.mean;
-      mine.visits = visits;
-    }
-  }
-  nodes_ = std::move(workers[base].nodes_);  // for verify_tree: that worker's tree
-  int best = -1;
-  for (size_t i = 0; i < last_root_.size(); ++i)
-    if (best < 0 || last_root_[i].visits > last_root_[best].visits ||
-        (last_root_[i].visits == last_root_[best].visits && last_root_[i].mean > last_root_[best].mean))
-      best = static_cast<int>(i);
-  if (best < 0) {
-    ActionList actions;
-    root_state.legal_actions(actions);
-    return actions[0];
-  }
-  return last_root_[best].action;
-}
-
-Action MctsPlayer::search(const State& root_state) {
-  nodes_.clear();
-  nodes_.reserve(static_cast<size_t>(std::max(1, options_.iterations)) * 8);
-  nodes_.push_back(Node{});
-  const auto start = std::chrono::steady_clock::now();
-  std::vector<int> path;
-  int iterations = 0;
-  for (;; ++iterations) {
-    if (options_.iterations > 0 && iterations >= options_.iterations) break;
-    if (options_.milliseconds > 0 && (iterations & 15) == 0 &&
-        std::chrono::steady_clock::now() - start >= std::chrono::milliseconds(options_.milliseconds))
-      break;
-    State s = root_state;
-    path.assign(1, 0);
-    int node = 0;
-    // Descend until a node seen for the first time (the leaf), expanding the node above it.
+ private:
+  void simulate(int worker, Rng& rng, std::vector<Node*>& path) {
+    State s = tree_.root_state;
+    Node* node = tree_.root;
+    node->visits.fetch_add(1, std::memory_order_relaxed);
+    node->virtual_loss.fetch_add(1, std::memory_order_relaxed);
+    path.assign(1, node);
+    // Descend until a node seen for the first time (the leaf), expanding nodes on the way.
     while (!s.is_terminal()) {
-      node = nodes_[node].expanded ? select_child(node, s) : expand(node, s);
-      s.apply(nodes_[node].action);
-      path.push_back(node);
-      if (nodes_[node].visits == 0) break;
+      if (!ensure_expanded(*node, s, worker)) break;  // no room left: evaluate here
+      Node* child = node->chance ? sample_chance(*node, rng) : select(*node, s);
+      s.apply(child->action);
+      const int before = child->visits.fetch_add(1, std::memory_order_relaxed);
+      child->virtual_loss.fetch_add(1, std::memory_order_relaxed);
+      path.push_back(child);
+      node = child;
+      if (before == 0) break;
     }
-    const auto r = s.is_terminal() ? rewards(s) : rollout(s);
-    for (int v : path) {
-      Node& n = nodes_[v];
-      ++n.visits;
-      for (int p = 0; p < kMaxPlayers; ++p) n.value[p] += r[p];
+    const PlayerValues r = leaf_rewards(s, rng);
+    for (Node* n : path) {
+      for (int p = 0; p < s.num_players(); ++p) n->value[p].fetch_add(static_cast<float>(r[p]), std::memory_order_relaxed);
+      n->virtual_loss.fetch_sub(1, std::memory_order_release);
     }
   }
-  last_iterations_ = iterations;
+
+  // Builds the children once (the worker that wins the compare-and-swap); others wait for it, which is
+  // rare and short. Returns false when the node cap is reached.
+  bool ensure_expanded(Node& n, const State& s, int worker) {
+    uint8_t state = n.expansion.load(std::memory_order_acquire);
+    if (state == Node::kExpanded) return true;
+    if (state == Node::kNoRoom) return false;
+    if (state == Node::kLeaf && n.expansion.compare_exchange_strong(state, Node::kExpanding, std::memory_order_acq_rel)) {
+      const bool ok = expand(n, s, worker);
+      n.expansion.store(ok ? Node::kExpanded : Node::kNoRoom, std::memory_order_release);
+      return ok;
+    }
+    while ((state = n.expansion.load(std::memory_order_acquire)) == Node::kExpanding) std::this_thread::yield();
+    return state == Node::kExpanded;
+  }
+
+  bool expand(Node& n, const State& s, int worker) {
+    if (s.is_chance()) {
+      if (world_) {  // determinized: the world's next tile is the only outcome
+        Action draw = world_->in_order(s);
+        if (draw == Action::none()) draw = Action::draw(s.sample_draw_tile(0));  // not reached: worlds follow the game
+        return make_children(n, worker, 1, [&](int, Node& c) {
+          c.action = draw;
+          c.copies = 1;
+        }, true);
+      }
+      ChanceOutcomes outcomes;
+      s.chance_outcomes(outcomes);
+      return make_children(n, worker, outcomes.size, [&](int i, Node& c) {
+        c.action = Action::draw(outcomes.items[i].tile);
+        c.copies = static_cast<uint16_t>(outcomes.items[i].copies);
+      }, true);
+    }
+    ActionList actions;
+    s.legal_actions(actions);
+    const bool priors = o_.puct || o_.widening > 0;
+    std::array<float, kMaxActions> prior;
+    std::array<uint16_t, kMaxActions> order;
+    for (int i = 0; i < actions.size; ++i) order[i] = static_cast<uint16_t>(i);
+    if (priors) {
+      compute_priors(s, actions, prior);
+      // Best prior first (progressive widening takes a prefix), ties in action order.
+      std::stable_sort(order.begin(), order.begin() + actions.size, [&](int a, int b) { return prior[a] > prior[b]; });
+    }
+    return make_children(n, worker, actions.size, [&](int i, Node& c) {
+      c.action = actions[order[i]];
+      c.prior = priors ? prior[order[i]] : 0.0f;
+    }, false);
+  }
+
+  template <typename Init>
+  bool make_children(Node& n, int worker, int count, Init&& init, bool chance) {
+    if (tree_.allocated.fetch_add(count, std::memory_order_relaxed) + count > static_cast<int64_t>(o_.max_nodes)) {
+      tree_.allocated.fetch_sub(count, std::memory_order_relaxed);
+      return false;
+    }
+    Node* children = tree_.arenas[static_cast<size_t>(worker)].allocate(count);
+    int total = 0;
+    for (int i = 0; i < count; ++i) {
+      init(i, children[i]);
+      total += children[i].copies;
+    }
+    n.chance = chance;
+    n.num_children = static_cast<uint16_t>(count);
+    n.total_copies = static_cast<uint16_t>(total);
+    n.children.store(children, std::memory_order_release);
+    return true;
+  }
+
+  // Softmax of each action's one-ply margin (evaluator estimate of the acting player minus the best other).
+  void compute_priors(const State& s, const ActionList& actions, std::array<float, kMaxActions>& prior) const {
+    const int me = s.current_player();
+    float best = -std::numeric_limits<float>::infinity();
+    for (int i = 0; i < actions.size; ++i) {
+      State next = s;
+      next.apply(actions[i]);
+      const PlayerValues v = evaluator_.evaluate(next);
+      double other = -1e18;
+      for (int p = 0; p < s.num_players(); ++p)
+        if (p != me) other = std::max(other, v[p]);
+      prior[i] = static_cast<float>((v[me] - other) / o_.prior_temperature);
+      best = std::max(best, prior[i]);
+    }
+    float sum = 0;
+    for (int i = 0; i < actions.size; ++i) sum += (prior[i] = std::exp(prior[i] - best));
+    for (int i = 0; i < actions.size; ++i) prior[i] /= sum;
+  }
+
+  Node* sample_chance(const Node& n, Rng& rng) const {
+    Node* children = n.children.load(std::memory_order_acquire);
+    int r = static_cast<int>(rng.below(n.total_copies));
+    for (int i = 0; i < n.num_children; ++i) {
+      r -= children[i].copies;
+      if (r < 0) return &children[i];
+    }
+    return &children[n.num_children - 1];
+  }
+
+  // UCT (an unvisited child first) or PUCT, on the acting player's values with virtual losses counted
+  // as losses; with progressive widening only the best-prior prefix is considered.
+  Node* select(const Node& n, const State& s) const {
+    Node* children = n.children.load(std::memory_order_acquire);
+    const int p = s.current_player();
+    const double parent_visits = std::max(1, n.visits.load(std::memory_order_relaxed));
+    int limit = n.num_children;
+    if (o_.widening > 0)
+      limit = std::clamp(static_cast<int>(std::ceil(o_.widening * std::pow(parent_visits, o_.widening_exponent))), 1, limit);
+    const double log_n = std::log(parent_visits);
+    const double sqrt_n = std::sqrt(parent_visits);
+    // PUCT's value for an unvisited child: the parent's mean for this player.
+    const double parent_mean = n.value[p].load(std::memory_order_relaxed) / parent_visits;
+    Node* best = &children[0];
+    double best_score = -std::numeric_limits<double>::infinity();
+    for (int i = 0; i < limit; ++i) {
+      Node& c = children[i];
+      const int visits = c.visits.load(std::memory_order_relaxed);
+      double score;
+      if (o_.puct) {
+        const double q = visits ? (c.value[p].load(std::memory_order_relaxed) - c.virtual_loss.load(std::memory_order_relaxed)) / visits : parent_mean;
+        score = q + o_.exploration * c.prior * sqrt_n / (1 + visits);
+      } else {
+        if (visits == 0) return &c;
+        const double q = (c.value[p].load(std::memory_order_relaxed) - c.virtual_loss.load(std::memory_order_relaxed)) / visits;
+        score = q + o_.exploration * std::sqrt(log_n / visits);
+      }
+      if (score > best_score) {
+        best_score = score;
+        best = &c;
+      }
+    }
+    return best;
+  }
+
+  PlayerValues leaf_rewards(State& s, Rng& rng) const {
+    if (!s.is_terminal()) {
+      if (o_.leaf == MctsOptions::Leaf::kEval) return rewards(evaluator_.evaluate(s), s.num_players());
+      int turns_left = o_.leaf == MctsOptions::Leaf::kTruncated ? o_.rollout_turns : -1;
+      int turn = s.turn_player();
+      while (!s.is_terminal() && turns_left != 0) {
+        if (s.is_chance()) {
+          s.apply(Action::draw(s.sample_draw_tile(rng.below(static_cast<uint32_t>(s.drawable_now())))));
+        } else {
+          s.apply(s.sample_legal_action(rng));
+        }
+        if (s.turn_player() != turn) {
+          turn = s.turn_player();
+          --turns_left;
+        }
+      }
+      if (!s.is_terminal()) return rewards(evaluator_.evaluate(s), s.num_players());
+    }
+    PlayerValues scores{};
+    for (int p = 0; p < s.num_players(); ++p) scores[p] = s.score(p);
+    return rewards(scores, s.num_players());
+  }
+
+  PlayerValues rewards(const PlayerValues& points, int players) const {
+    PlayerValues out{};
+    for (int p = 0; p < players; ++p) {
+      double best_other = -std::numeric_limits<double>::infinity();
+      for (int q = 0; q < players; ++q)
+        if (q != p) best_other = std::max(best_other, points[q]);
+      const double margin = points[p] - best_other;
+      out[p] = o_.reward == MctsOptions::Reward::kWin ? (margin > 0) - (margin < 0)
+                                                      : std::tanh(margin / o_.reward_scale);
+    }
+    return out;
+  }
+
+  const MctsOptions& o_;
+  const Evaluator& evaluator_;
+  Tree& tree_;
+  const Dealer* world_;
+};
+
+MctsPlayer::MctsPlayer(MctsOptions options)
+    : options_(std::move(options)), rng_(options_.seed),
+      evaluator_(options_.evaluator ? options_.evaluator : make_evaluator("heuristic")) {}
+
+MctsPlayer::~MctsPlayer() = default;
+
+void MctsPlayer::observe(Action a) {
+  if (tree_ && options_.reuse_tree) observed_.push_back(a);
+}
+
+int64_t MctsPlayer::last_nodes() const { return tree_ ? tree_->allocated.load() : 0; }
+
+namespace {
+
+// Copies the subtree under `from` into `to` (already allocated in `tree`): what tree reuse keeps.
+void copy_subtree(const MctsPlayer::Node& from, MctsPlayer::Node& to, MctsPlayer::Tree& tree);
+
+}  // namespace
+
+Action MctsPlayer::choose(const State& state) { return choose(state, Budget{options_.iterations, options_.milliseconds}); }
+
+Action MctsPlayer::choose(const State& state, Budget budget) {
+  const auto start = std::chrono::steady_clock::now();
+  const int workers = std::max(1, options_.threads);
+  const bool independent = options_.determinizations > 0 || (workers > 1 && options_.parallel == MctsOptions::Parallel::kRoot);
+
+  // Reuse the subtree reached by the observed actions when it is this very state.
+  std::unique_ptr<Tree> tree;
+  reused_visits_ = 0;
+  if (tree_ && options_.reuse_tree && !independent) {
+    const Node* node = tree_->root;
+    State s = tree_->root_state;
+    for (Action a : observed_) {
+      const Node* next = nullptr;
+      if (node && node->expansion.load() == Node::kExpanded)
+        for (int i = 0; i < node->num_children && !next; ++i)
+          if (node->children.load()[i].action == a) next = &node->children.load()[i];
+      node = next;
+      if (!node || !s.try_apply(a).empty()) {
+        node = nullptr;
+        break;
+      }
+    }
+    if (node && s == state) {
+      tree = std::make_unique<Tree>(workers, state);
+      copy_subtree(*node, *tree->root, *tree);
+      // The root's own first visit ended at it; as a root every visit goes on to a child.
+      int sum = 0;
+      for (int i = 0; i < tree->root->num_children; ++i) sum += tree->root->children.load()[i].visits.load();
+      tree->root->visits.store(sum);
+      reused_visits_ = sum;
+    }
+  }
+  observed_.clear();
+  if (!tree) tree = std::make_unique<Tree>(workers, state);
+
+  const int me = state.current_player();
+  struct ChildStats {
+    Action action = Action::none();
+    int visits = 0;
+    double value = 0;
+  };
+  std::vector<ChildStats> stats;
+  std::atomic<int> started{0};
+  if (!independent) {
+    Search search(options_, *evaluator_, *tree, nullptr);
+    if (workers == 1) {
+      search.run(0, rng_.next(), budget, started, start);
+    } else {
+      std::vector<uint64_t> seeds(static_cast<size_t>(workers));
+      for (auto& s : seeds) s = rng_.next();
+      tbb::task_arena arena(workers);
+      arena.execute([&] {
+        tbb::task_group group;
+        for (int w = 1; w < workers; ++w) group.run([&, w] { search.run(w, seeds[static_cast<size_t>(w)], budget, started, start); });
+        search.run(0, seeds[0], budget, started, start);
+        group.wait();
+      });
+    }
+    tree_ = std::move(tree);
+  } else {
+    // Independent trees: root parallelism (true chance nodes) or determinizations (one sampled tile order
+    // each), spread over the workers; the budget is per tree.
+    const int trees = options_.determinizations > 0 ? options_.determinizations : workers;
+    std::vector<std::unique_ptr<Tree>> forest;
+    std::vector<Dealer> worlds;
+    std::vector<uint64_t> seeds;
+    for (int t = 0; t < trees; ++t) {
+      forest.push_back(std::make_unique<Tree>(1, state));
+      seeds.push_back(rng_.next());
+      worlds.emplace_back(seeds.back() ^ 0x9E3779B97F4A7C15ull);
+      worlds.back().shuffle(state);
+    }
+    Budget per_tree = budget;
+    if (options_.determinizations > 0 && budget.iterations > 0) per_tree.iterations = std::max(1, budget.iterations / trees);
+    auto run_tree = [&](int t) {
+      std::atomic<int> count{0};
+      Search search(options_, *evaluator_, *forest[static_cast<size_t>(t)], options_.determinizations > 0 ? &worlds[static_cast<size_t>(t)] : nullptr);
+      search.run(0, seeds[static_cast<size_t>(t)], per_tree, count, start);
+    };
+    if (workers == 1) {
+      for (int t = 0; t < trees; ++t) run_tree(t);
+    } else {
+      tbb::task_arena arena(workers);
+      arena.execute([&] {
+        tbb::task_group group;
+        for (int t = 0; t < trees; ++t) group.run([&, t] { run_tree(t); });
+        group.wait();
+      });
+    }
+    // Sum the roots' children (every tree lists the root's legal actions in the same order); keep the
+    // first tree for inspection.
+    stats.clear();
+    for (const auto& t : forest) {
+      const Node& root = *t->root;
+      if (root.expansion.load() != Node::kExpanded) continue;
+      const Node* children = root.children.load();
+      if (stats.empty()) stats.resize(root.num_children);
+      for (int i = 0; i < root.num_children; ++i) {
+        stats[static_cast<size_t>(i)].action = children[i].action;
+        stats[static_cast<size_t>(i)].visits += children[i].visits.load();
+        stats[static_cast<size_t>(i)].value += children[i].value[me].load();
+      }
+    }
+    tree_ = std::move(forest[0]);
+  }
+  if (!independent) {
+    const Node& root = *tree_->root;
+    for (int i = 0; i < (root.expansion.load() == Node::kExpanded ? root.num_children : 0); ++i) {
+      const Node& c = root.children.load()[i];
+      stats.push_back({c.action, c.visits.load(), c.value[me].load()});
+    }
+  }
 
   // The most visited action, ties broken by mean value.
-  const int me = root_state.current_player();
-  const Node& root = nodes_[0];
   last_root_.clear();
+  last_iterations_ = -reused_visits_;
   int best = -1;
-  for (int i = 0; i < root.num_children; ++i) {
-    const Node& c = nodes_[root.first_child + i];
-    const double mean = c.visits ? c.value[me] / c.visits : -1.0;
+  for (const ChildStats& c : stats) {
+    const double mean = c.visits ? c.value / c.visits : -1.0;
     last_root_.push_back(RootChild{c.action, c.visits, mean});
-    if (best < 0 || c.visits > last_root_[best].visits ||
-        (c.visits == last_root_[best].visits && mean > last_root_[best].mean))
-      best = i;
+    last_iterations_ += c.visits;
+    const RootChild& b = last_root_[static_cast<size_t>(std::max(best, 0))];
+    if (best < 0 || c.visits > b.visits || (c.visits == b.visits && mean > b.mean)) best = static_cast<int>(last_root_.size()) - 1;
   }
   if (best < 0) {  // no simulation ran (time budget too small): any legal action
     ActionList actions;
-    root_state.legal_actions(actions);
+    state.legal_actions(actions);
     return actions[0];
   }
-  return last_root_[best].action;
+  return last_root_[static_cast<size_t>(best)].action;
 }
 
+namespace {
+
+void copy_subtree(const MctsPlayer::Node& from, MctsPlayer::Node& to, MctsPlayer::Tree& tree) {
+  to.chance = from.chance;
+  to.copies = from.copies;
+  to.total_copies = from.total_copies;
+  to.action = from.action;
+  to.prior = from.prior;
+  to.visits.store(from.visits.load());
+  to.virtual_loss.store(0);
+  for (int p = 0; p < kMaxPlayers; ++p) to.value[p].store(from.value[p].load());
+  const uint8_t expansion = from.expansion.load();
+  to.expansion.store(expansion == MctsPlayer::Node::kExpanded ? expansion : MctsPlayer::Node::kLeaf);
+  if (expansion != MctsPlayer::Node::kExpanded) return;
+  to.num_children = from.num_children;
+  MctsPlayer::Node* children = tree.arenas[0].allocate(from.num_children);
+  tree.allocated += from.num_children;
+  const MctsPlayer::Node* source = from.children.load();
+  for (int i = 0; i < from.num_children; ++i) copy_subtree(source[i], children[i], tree);
+  to.children.store(children);
+}
+
+}  // namespace
+
 std::string MctsPlayer::verify_tree() const {
-  for (size_t i = 0; i < nodes_.size(); ++i) {
-    const Node& n = nodes_[i];
-    if (!n.expanded) {
-      if (n.num_children) return "node " + std::to_string(i) + " has children but is not expanded";
+  if (!tree_) return "no search yet";
+  int64_t reachable = 0;
+  std::vector<std::pair<const Node*, bool>> stack{{tree_->root, true}};
+  while (!stack.empty()) {
+    const auto [n, is_root] = stack.back();
+    stack.pop_back();
+    ++reachable;
+    const std::string where = "node " + n->action.to_string() + " (" + std::to_string(reachable) + " reached)";
+    if (n->virtual_loss.load() != 0) return where + ": virtual loss " + std::to_string(n->virtual_loss.load()) + " left";
+    const uint8_t e = n->expansion.load();
+    if (e == Node::kExpanding) return where + ": still marked as being expanded";
+    if (e != Node::kExpanded) {
+      if (n->children.load() != nullptr) return where + ": has children but is not expanded";
       continue;
     }
-    int sum = 0;
-    for (int k = 0; k < n.num_children; ++k) {
-      const Node& c = nodes_[n.first_child + k];
-      if (c.first_child >= 0 && c.first_child <= static_cast<int>(i)) return "node " + std::to_string(i) + ": child points backwards";
-      sum += c.visits;
+    const Node* children = n->children.load();
+    int64_t sum = 0;
+    for (int i = 0; i < n->num_children; ++i) {
+      sum += children[i].visits.load();
+      stack.push_back({&children[i], false});
     }
-    // Every visit of an expanded node goes on to one child, except the visit that ended at it as a leaf
-    // before it was expanded (never for the root).
-    const int expected = n.visits - (i == 0 ? 0 : 1);
+    // Every visit of an expanded node goes on to one child, except the visit that created it (a leaf
+    // then), which a root no longer counts.
+    const int64_t expected = n->visits.load() - (is_root ? 0 : 1);
     if (sum != expected)
-      return "node " + std::to_string(i) + ": children visited " + std::to_string(sum) + " times, expected " + std::to_string(expected);
+      return where + ": children visited " + std::to_string(sum) + " times, expected " + std::to_string(expected);
   }
+  if (reachable != tree_->allocated.load())
+    return std::to_string(tree_->allocated.load()) + " nodes allocated but " + std::to_string(reachable) +
+           " reachable: a node was expanded twice";
   return {};
 }
 

@@ -1,6 +1,8 @@
 #include "meeple/ai/player.h"
 
 #include <algorithm>
+#include <functional>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 
@@ -10,24 +12,24 @@ namespace meeple {
 
 Action RandomPlayer::choose(const State& state) { return state.sample_legal_action(rng_); }
 
-double GreedyPlayer::value_after(const State& state, Action a, int me) const {
+double OnePlyPlayer::value_after(const State& state, Action a, int me) const {
   State next = state;
   next.apply(a);
   if (!next.is_terminal() && !next.is_chance() && next.current_player() == me) {
     ActionList follow;
     next.legal_actions(follow);
-    double best = -1e9;
+    double best = -1e18;
     for (Action f : follow) best = std::max(best, value_after(next, f, me));
     return best;
   }
-  const auto scores = next.final_scores_if_ended_now();
-  int best_other = -1000000;
+  const PlayerValues v = evaluator_->evaluate(next);
+  double best_other = -1e18;
   for (int p = 0; p < next.num_players(); ++p)
-    if (p != me) best_other = std::max(best_other, scores[p]);
-  return scores[me] - best_other;
+    if (p != me) best_other = std::max(best_other, v[p]);
+  return v[me] - best_other;
 }
 
-Action GreedyPlayer::choose(const State& state) {
+Action OnePlyPlayer::choose(const State& state) {
   ActionList actions;
   state.legal_actions(actions);
   const int me = state.current_player();
@@ -47,45 +49,112 @@ Action GreedyPlayer::choose(const State& state) {
   return choice;
 }
 
-// "random", "greedy", or "mcts" with parameters: "mcts:iterations=2000,c=0.7,ms=0,scale=20".
+namespace {
+
+// "key=value,key=value" against a table of setters; each setter throws std::invalid_argument (or a
+// std::logic_error from std::stoi) for a bad value.
+using Setters = std::map<std::string, std::function<void(const std::string&)>>;
+
+void apply_params(const std::string& bot, const std::string& params, const Setters& setters) {
+  std::stringstream in(params);
+  for (std::string item; std::getline(in, item, ',');) {
+    const auto eq = item.find('=');
+    const std::string key = item.substr(0, eq);
+    const std::string value = eq == std::string::npos ? "" : item.substr(eq + 1);
+    const auto it = setters.find(key);
+    if (it == setters.end()) {
+      std::string keys;
+      for (const auto& [k, _] : setters) keys += (keys.empty() ? "" : ", ") + k;
+      throw std::invalid_argument("unknown parameter '" + key + "' of bot " + bot + "; its parameters are " +
+                                  (keys.empty() ? "none" : keys));
+    }
+    try {
+      it->second(value);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument("bot " + bot + ": bad value '" + value + "' for " + key + (std::string(e.what()).starts_with("stoi") || std::string(e.what()).starts_with("stod") ? "" : ": " + std::string(e.what())));
+    } catch (const std::out_of_range&) {
+      throw std::invalid_argument("bot " + bot + ": value '" + value + "' for " + key + " is out of range");
+    }
+  }
+}
+
+int parse_int(const std::string& v, int lo, int hi) {
+  size_t used = 0;
+  const int n = std::stoi(v, &used);
+  if (used != v.size()) throw std::invalid_argument("not an integer");
+  if (n < lo || n > hi) throw std::invalid_argument("must be " + std::to_string(lo) + " to " + std::to_string(hi));
+  return n;
+}
+
+double parse_double(const std::string& v, double lo, double hi) {
+  size_t used = 0;
+  const double x = std::stod(v, &used);
+  if (used != v.size()) throw std::invalid_argument("not a number");
+  if (!(x >= lo && x <= hi)) throw std::invalid_argument("must be " + std::to_string(lo) + " to " + std::to_string(hi));
+  return x;
+}
+
+template <typename E>
+E parse_choice(const std::string& v, std::initializer_list<std::pair<const char*, E>> choices) {
+  std::string names;
+  for (const auto& [n, e] : choices) {
+    if (v == n) return e;
+    names += (names.empty() ? "" : " or ") + std::string(n);
+  }
+  throw std::invalid_argument("must be " + names);
+}
+
+}  // namespace
+
+std::string bot_spec_help() {
+  return "bots are: random, greedy, heuristic[:eval=heuristic|endnow|FILE.json], "
+         "mcts[:iterations=N,ms=N,threads=N,parallel=tree|root,worlds=N,leaf=rollout|truncated|eval,turns=N,"
+         "eval=heuristic|endnow|FILE.json,c=X,scale=X,reward=margin|win,puct=0|1,temp=X,widen=X,widen_exp=X,"
+         "reuse=0|1,max_nodes=N]";
+}
+
 std::unique_ptr<Player> make_player(const std::string& spec, uint64_t seed) {
   const auto colon = spec.find(':');
   const std::string name = spec.substr(0, colon);
   const std::string params = colon == std::string::npos ? "" : spec.substr(colon + 1);
-  if ((name == "random" || name == "greedy") && !params.empty())
-    throw std::invalid_argument("bot '" + name + "' takes no parameters");
-  if (name == "random") return std::make_unique<RandomPlayer>(seed);
-  if (name == "greedy") return std::make_unique<GreedyPlayer>(seed);
+  if (name == "random" || name == "greedy") {
+    apply_params(name, params, {});
+    if (name == "random") return std::make_unique<RandomPlayer>(seed);
+    return std::make_unique<OnePlyPlayer>("greedy", std::make_shared<EndNowEvaluator>(), seed);
+  }
+  if (name == "heuristic") {
+    std::shared_ptr<const Evaluator> eval = make_evaluator("heuristic");
+    apply_params(name, params, {{"eval", [&](const std::string& v) { eval = make_evaluator(v); }}});
+    return std::make_unique<OnePlyPlayer>("heuristic", eval, seed);
+  }
   if (name == "mcts") {
     MctsOptions o;
     o.seed = seed;
-    std::stringstream in(params);
-    for (std::string item; std::getline(in, item, ',');) {
-      const auto eq = item.find('=');
-      const std::string key = item.substr(0, eq);
-      const std::string value = eq == std::string::npos ? "" : item.substr(eq + 1);
-      try {
-        if (key == "iterations") o.iterations = std::stoi(value);
-        else if (key == "ms") o.milliseconds = std::stoi(value);
-        else if (key == "c") o.exploration = std::stod(value);
-        else if (key == "scale") o.reward_scale = std::stod(value);
-        else if (key == "threads") o.threads = std::stoi(value);
-        else if (key == "leaf" && (value == "rollout" || value == "eval"))
-          o.leaf = value == "eval" ? MctsOptions::Leaf::kEval : MctsOptions::Leaf::kRollout;
-        else if (key == "leaf") throw std::invalid_argument("bot mcts: leaf is rollout or eval, not '" + value + "'");
-        else throw std::invalid_argument("unknown parameter '" + key + "' of bot mcts; parameters are iterations, ms, c, scale, leaf, threads");
-      } catch (const std::logic_error& e) {
-        if (dynamic_cast<const std::invalid_argument*>(&e) && std::string(e.what()).find("bot mcts") != std::string::npos) throw;
-        if (dynamic_cast<const std::invalid_argument*>(&e) && std::string(e.what()).find("unknown parameter") != std::string::npos) throw;
-        throw std::invalid_argument("bot mcts: bad value '" + value + "' for " + key);
-      }
-    }
+    bool iterations_given = false;
+    apply_params(name, params, {
+        {"iterations", [&](const std::string& v) { o.iterations = parse_int(v, 0, 1 << 30); iterations_given = true; }},
+        {"ms", [&](const std::string& v) { o.milliseconds = parse_int(v, 0, 1 << 30); }},
+        {"threads", [&](const std::string& v) { o.threads = parse_int(v, 1, 256); }},
+        {"parallel", [&](const std::string& v) { o.parallel = parse_choice<MctsOptions::Parallel>(v, {{"tree", MctsOptions::Parallel::kTree}, {"root", MctsOptions::Parallel::kRoot}}); }},
+        {"worlds", [&](const std::string& v) { o.determinizations = parse_int(v, 0, 4096); }},
+        {"leaf", [&](const std::string& v) { o.leaf = parse_choice<MctsOptions::Leaf>(v, {{"rollout", MctsOptions::Leaf::kRollout}, {"truncated", MctsOptions::Leaf::kTruncated}, {"eval", MctsOptions::Leaf::kEval}}); }},
+        {"turns", [&](const std::string& v) { o.rollout_turns = parse_int(v, 0, 1000); }},
+        {"eval", [&](const std::string& v) { o.evaluator = make_evaluator(v); }},
+        {"c", [&](const std::string& v) { o.exploration = parse_double(v, 0, 100); }},
+        {"scale", [&](const std::string& v) { o.reward_scale = parse_double(v, 1e-3, 1e6); }},
+        {"reward", [&](const std::string& v) { o.reward = parse_choice<MctsOptions::Reward>(v, {{"margin", MctsOptions::Reward::kMargin}, {"win", MctsOptions::Reward::kWin}}); }},
+        {"puct", [&](const std::string& v) { o.puct = parse_int(v, 0, 1); }},
+        {"temp", [&](const std::string& v) { o.prior_temperature = parse_double(v, 1e-3, 1e6); }},
+        {"widen", [&](const std::string& v) { o.widening = parse_double(v, 0, 1e6); }},
+        {"widen_exp", [&](const std::string& v) { o.widening_exponent = parse_double(v, 0, 1); }},
+        {"reuse", [&](const std::string& v) { o.reuse_tree = parse_int(v, 0, 1); }},
+        {"max_nodes", [&](const std::string& v) { o.max_nodes = static_cast<size_t>(parse_int(v, 1000, 1 << 30)); }},
+    });
+    if (o.milliseconds > 0 && !iterations_given) o.iterations = 0;  // "ms=1000" alone: time only
     if (o.iterations <= 0 && o.milliseconds <= 0) throw std::invalid_argument("bot mcts needs iterations > 0 or ms > 0");
-    if (o.threads < 1 || o.threads > 256) throw std::invalid_argument("bot mcts: threads must be 1 to 256");
-    if (o.milliseconds > 0 && !params.empty() && params.find("iterations") == std::string::npos) o.iterations = 0;
     return std::make_unique<MctsPlayer>(o);
   }
-  throw std::invalid_argument("unknown bot '" + spec + "'; bots are: random, greedy, mcts[:iterations=N,ms=N,c=X,scale=X,leaf=rollout|eval,threads=N]");
+  throw std::invalid_argument("unknown bot '" + spec + "'; " + bot_spec_help());
 }
 
 }  // namespace meeple

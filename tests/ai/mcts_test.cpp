@@ -1,5 +1,6 @@
-// MCTS: finds the right move in small constructed positions, keeps a consistent tree, is reproducible
-// with a seed, and plays whole games under every combination of expansions.
+// MCTS: finds the right move in small constructed positions in every search configuration, keeps a
+// consistent tree with one and two threads, is reproducible with a seed, reuses its tree, and plays whole
+// games under every combination of expansions.
 #include <gtest/gtest.h>
 
 #include "../core/scenario.h"
@@ -18,112 +19,240 @@ MctsOptions with_iterations(int n, uint64_t seed = 7) {
   return o;
 }
 
+std::unique_ptr<MctsPlayer> mcts(const std::string& spec, uint64_t seed = 7) {
+  auto p = make_player(spec, seed);
+  return std::unique_ptr<MctsPlayer>(dynamic_cast<MctsPlayer*>(p.release()));
+}
+
+// Every way of searching: UCT, two threads on one tree, root parallelism, determinizations, PUCT,
+// progressive widening, truncated rollouts, evaluator leaves, the win/loss reward.
+const char* const kConfigurations[] = {
+    "mcts:iterations=3000",
+    "mcts:iterations=3000,threads=2",
+    "mcts:iterations=2000,threads=2,parallel=root",
+    "mcts:iterations=3000,worlds=6",
+    "mcts:iterations=1500,puct=1,leaf=eval",
+    "mcts:iterations=3000,widen=2",
+    "mcts:iterations=2000,leaf=truncated,turns=2",
+    "mcts:iterations=1500,leaf=eval,eval=endnow",
+    "mcts:iterations=3000,reward=win",
+};
+
+class EverySearch : public ::testing::TestWithParam<const char*> {};
+
 // Seat 0 holds a city cap; closing the start tile's city with it and a knight pays 4 now, while the deck
 // ends the game two tiles later.
-void expect_completes_the_city(int players) {
+void expect_completes_the_city(const char* spec, int players) {
   Scenario sc(rules_with(players), {{"BA.C", 1}, {"BA.RFr", 2}});
   sc.draw("BA.C");
-  MctsPlayer bot(with_iterations(3000));
-  const Action place = bot.choose(sc.state);
-  EXPECT_EQ(sc.state.try_apply(place), "");
-  EXPECT_EQ(bot.verify_tree(), "");
+  auto bot = mcts(spec);
+  const Action place = bot->choose(sc.state);
+  EXPECT_EQ(bot->verify_tree(), "");
   EXPECT_EQ(place, Action::place(0, -1, 2)) << place.to_string();
-  const Action deploy = bot.choose(sc.state);
-  EXPECT_EQ(sc.state.try_apply(deploy), "");
+  ASSERT_EQ(sc.state.try_apply(place), "");
+  bot->observe(place);
+  const Action deploy = bot->choose(sc.state);
+  EXPECT_EQ(bot->verify_tree(), "");
+  ASSERT_EQ(sc.state.try_apply(deploy), "");
   EXPECT_EQ(sc.state.score(0, kCityPoints), 4) << deploy.to_string();
 }
 
-TEST(Mcts, CompletesACityForPointsTwoPlayers) { expect_completes_the_city(2); }
-TEST(Mcts, CompletesACityForPointsThreePlayers) { expect_completes_the_city(3); }
+TEST_P(EverySearch, CompletesACityForPointsTwoPlayers) { expect_completes_the_city(GetParam(), 2); }
+TEST_P(EverySearch, CompletesACityForPointsThreePlayers) { expect_completes_the_city(GetParam(), 3); }
 
-// The evaluation leaf (scores if the game ended now) finds the same move in a longer game, where random
-// rollouts would be noisy: the deck has 20 more tiles.
-TEST(Mcts, EvaluatorLeafCompletesACity) {
-  Scenario sc(rules_with(2), {{"BA.C", 1}, {"BA.RFr", 10}, {"BA.Rr", 10}});
-  sc.draw("BA.C");
-  MctsOptions o = with_iterations(1500);
-  o.leaf = MctsOptions::Leaf::kEval;
-  MctsPlayer bot(o);
-  const Action place = bot.choose(sc.state);
-  EXPECT_EQ(place, Action::place(0, -1, 2)) << place.to_string();
-  ASSERT_EQ(sc.state.try_apply(place), "");
-  ASSERT_EQ(sc.state.try_apply(bot.choose(sc.state)), "");
-  EXPECT_EQ(sc.state.score(0, kCityPoints), 4);
-  EXPECT_EQ(bot.verify_tree(), "");
-}
-
-TEST(Mcts, BotSpecsAreCheckedWithClearErrors) {
-  EXPECT_NO_THROW(make_player("mcts:iterations=10,leaf=eval,c=0.5", 1));
-  EXPECT_THROW(make_player("mcts:leaf=magic", 1), std::invalid_argument);
-  EXPECT_THROW(make_player("mcts:iterations=x", 1), std::invalid_argument);
-  EXPECT_THROW(make_player("greedy:iterations=3", 1), std::invalid_argument);
-  try {
-    make_player("mcts:depth=3", 1);
-    FAIL();
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("parameters are iterations, ms, c, scale, leaf, threads"), std::string::npos) << e.what();
+// The farm of B12_FarmMajority: the start's north field and BA.C's field hold one farmer each (a tie,
+// 3 points each), and seat 0 has a second farmer in the south field. Seat 0's last tile, BA.LR at (-1,0)
+// turned 270, joins the south field to the rest (2 farmers to 1) and its cloister has 3 neighbours:
+// 3 + 4 for seat 0, 0 for seat 1. (With the win/loss reward every winning move is as good.)
+TEST_P(EverySearch, TakesAContestedFarm) {
+  Scenario sc(rules_with(2), {{"BA.RFr", 1}, {"BA.C", 1}, {"BA.L", 2}, {"BA.LR", 1}});
+  sc.turn("BA.RFr", 1, 0, 0, "NL");
+  sc.turn("BA.C", 0, -1, 180, "NL");
+  sc.turn("BA.L", 0, 1, 0, "NL");
+  sc.turn("BA.L", 1, -1, 0);
+  sc.draw("BA.LR");
+  auto bot = mcts(GetParam());
+  while (!sc.state.is_terminal()) {
+    const Action a = bot->choose(sc.state);
+    EXPECT_EQ(bot->verify_tree(), "");
+    ASSERT_EQ(sc.state.try_apply(a), "");
+    bot->observe(a);
+  }
+  if (std::string(GetParam()).find("reward=win") != std::string::npos) {
+    EXPECT_GT(sc.state.score(0), sc.state.score(1));  // any win is as good as another
+  } else {
+    EXPECT_EQ(sc.state.score(0, kFieldPoints), 3);
+    EXPECT_EQ(sc.state.score(1, kFieldPoints), 0);
+    EXPECT_EQ(sc.state.score(0) - sc.state.score(1), 7);
   }
 }
 
-// Seat 0 must not feed seat 1's cloister: seat 1's monk sits at (0,1), south of the start tile, and the
-// last tile of the game can go next to it (giving seat 1 a point) or elsewhere.
-TEST(Mcts, AvoidsFeedingAnOpponentsCloister) {
-  Scenario sc(rules_with(2), {{"BA.RFr", 1}, {"BA.L", 1}, {"BA.Rr", 1}});
-  sc.turn("BA.RFr", -1, 0, 0);       // seat 0
-  sc.turn("BA.L", 0, 1, 0, "C");     // seat 1: a monk below the start tile
-  sc.draw("BA.Rr");                  // seat 0, last tile
-  MctsPlayer bot(with_iterations(2000));
-  const Action place = bot.choose(sc.state);
-  ASSERT_EQ(sc.state.try_apply(place), "");
-  const int cloister_tile = sc.state.tile_at(0, 1);
-  EXPECT_LT(sc.state.tile(cloister_tile).around, 3) << "fed the cloister with " << place.to_string();
+// The last tile of the game can go next to an opponent's cloister (a point for them) or elsewhere.
+// Two players: seat 1's monk sits at (0,1). Three players: seat 2's, and seat 0 must not feed it either.
+TEST_P(EverySearch, AvoidsFeedingAnOpponentsCloister) {
+  for (int players : {2, 3}) {
+    SCOPED_TRACE(players);
+    Scenario sc(rules_with(players), {{"BA.RFr", players - 1}, {"BA.L", 1}, {"BA.Rr", 1}});
+    if (players == 3) sc.turn("BA.RFr", 1, 0, 0);  // seat 0
+    sc.turn("BA.RFr", -1, 0, 0);                    // the seat before the monk's owner
+    sc.turn("BA.L", 0, 1, 0, "C");                  // the monk below the start tile
+    sc.draw("BA.Rr");                               // seat 0 (2 players) or seat 0 again (3 players)
+    ASSERT_EQ(sc.state.current_player(), 0);
+    const int around = sc.state.tile(sc.state.tile_at(0, 1)).around;
+    auto bot = mcts(GetParam());
+    const Action place = bot->choose(sc.state);
+    ASSERT_EQ(sc.state.try_apply(place), "");
+    EXPECT_EQ(sc.state.tile(sc.state.tile_at(0, 1)).around, around) << "fed the cloister with " << place.to_string();
+  }
 }
 
-// Root parallelism: each worker searches its own tree; the root visits add up over the workers.
+INSTANTIATE_TEST_SUITE_P(Mcts, EverySearch, ::testing::ValuesIn(kConfigurations));
+
+// The evaluator leaf finds the city in a longer game, where random rollouts would be noisy.
+TEST(Mcts, EvaluatorLeafCompletesACityInALongGame) {
+  Scenario sc(rules_with(2), {{"BA.C", 1}, {"BA.RFr", 10}, {"BA.Rr", 10}});
+  sc.draw("BA.C");
+  auto bot = mcts("mcts:iterations=1500,leaf=eval");
+  EXPECT_EQ(bot->choose(sc.state), Action::place(0, -1, 2));
+}
+
+// Positions from the middle of games with every expansion: two threads on one tree leave a consistent
+// tree (visits add up, no virtual loss left, nothing expanded twice) and run exactly the budget.
+TEST(Mcts, TreeParallelSearchKeepsTheTreeConsistent) {
+  for (uint8_t expansions : {uint8_t{0}, uint8_t{kRiver2 | kKingRobber}, uint8_t{kCount | kCultPlaces | kAbbeyMayor}}) {
+    Dealer dealer(expansions + 5);
+    RandomPlayer random(3);
+    State s(rules_with(3, expansions));
+    for (int i = 0; i < 40 && !s.is_terminal(); ++i) s.apply(s.is_chance() ? dealer.deal(s) : random.choose(s));
+    while (s.is_chance()) s.apply(dealer.deal(s));
+    for (const char* spec : {"mcts:iterations=20000,threads=2,leaf=eval", "mcts:iterations=3000,threads=2",
+                             "mcts:iterations=4000,threads=2,puct=1,widen=1,leaf=eval,max_nodes=5000"}) {
+      SCOPED_TRACE(std::string(spec) + " " + s.rules().to_string());
+      auto bot = mcts(spec);
+      const Action a = bot->choose(s);
+      EXPECT_TRUE(s.is_legal(a)) << a.to_string();
+      EXPECT_EQ(bot->verify_tree(), "");
+      EXPECT_EQ(bot->last_iterations(), std::stoi(std::string(spec).substr(16)));
+      int visits = 0;
+      for (const auto& child : bot->last_root()) visits += child.visits;
+      EXPECT_EQ(visits, bot->last_iterations());
+    }
+  }
+}
+
+TEST(Mcts, NodeCapStopsExpansionButNotTheSearch) {
+  Scenario sc(rules_with(2), {{"BA.C", 3}, {"BA.RFr", 3}, {"BA.Rr", 3}});
+  sc.draw("BA.RFr");
+  auto bot = mcts("mcts:iterations=5000,max_nodes=1000");
+  (void)bot->choose(sc.state);
+  EXPECT_LE(bot->last_nodes(), 1000);
+  EXPECT_EQ(bot->last_iterations(), 5000);
+  EXPECT_EQ(bot->verify_tree(), "");
+}
+
+// Root parallelism: one tree per worker; the root visits add up over the workers.
 TEST(Mcts, RootParallelWorkersAddUp) {
   Scenario sc(rules_with(2), {{"BA.C", 1}, {"BA.RFr", 2}});
   sc.draw("BA.C");
-  MctsOptions o = with_iterations(1500);
-  o.threads = 2;
-  MctsPlayer bot(o);
-  const Action place = bot.choose(sc.state);
-  EXPECT_EQ(place, Action::place(0, -1, 2)) << place.to_string();
-  EXPECT_EQ(bot.last_iterations(), 3000);
-  int visits = 0;
-  for (const auto& child : bot.last_root()) visits += child.visits;
-  EXPECT_EQ(visits, 3000);
-  EXPECT_EQ(bot.verify_tree(), "");
+  auto bot = mcts("mcts:iterations=1500,threads=2,parallel=root");
+  EXPECT_EQ(bot->choose(sc.state), Action::place(0, -1, 2));
+  EXPECT_EQ(bot->last_iterations(), 3000);
+  EXPECT_EQ(bot->verify_tree(), "");
 }
 
-TEST(Mcts, SameSeedSameChoiceAndTree) {
-  Scenario sc(rules_with(2, kRiver2 | kKingRobber), {{"BA.C", 3}, {"BA.RFr", 3}, {"BA.Rr", 3}});
-  while (sc.state.is_chance()) sc.state.apply(Action::draw(sc.state.sample_draw_tile(0)));
-  MctsPlayer a(with_iterations(400, 11)), b(with_iterations(400, 11));
-  EXPECT_EQ(a.choose(sc.state), b.choose(sc.state));
-  ASSERT_EQ(a.last_root().size(), b.last_root().size());
-  for (size_t i = 0; i < a.last_root().size(); ++i) EXPECT_EQ(a.last_root()[i].visits, b.last_root()[i].visits);
-  EXPECT_EQ(a.verify_tree(), "");
+// With one thread and a seed, a whole game of choices (tree reuse included) repeats exactly.
+TEST(Mcts, OneThreadWithASeedIsReproducible) {
+  auto play = [](std::vector<std::vector<int>>& visits) {
+    Dealer dealer(9);
+    MctsPlayer a(with_iterations(300, 11)), b(with_iterations(200, 12));
+    State s(rules_with(2, kRiver2 | kKingRobber));
+    std::vector<Action> actions;
+    while (!s.is_terminal()) {
+      MctsPlayer* bot = s.current_player() == 0 ? &a : &b;
+      const Action act = s.is_chance() ? dealer.deal(s) : bot->choose(s);
+      if (!s.is_chance()) {
+        visits.emplace_back();
+        for (const auto& c : bot->last_root()) visits.back().push_back(c.visits);
+      }
+      s.apply(act);
+      a.observe(act);
+      b.observe(act);
+    }
+    return s.score(0) * 1000 + s.score(1);
+  };
+  std::vector<std::vector<int>> first, second;
+  EXPECT_EQ(play(first), play(second));
+  EXPECT_EQ(first, second);
 }
 
-TEST(Mcts, PlaysWholeGamesWithEveryExpansionCombination) {
+// Tree reuse: after observing its own move and the opponent's, the player starts from the subtree it
+// had already searched; a player that is not told the moves searches afresh. Both trees stay consistent.
+TEST(Mcts, ReusesTheSubtreeOfTheObservedMoves) {
+  Dealer dealer(4);
+  MctsPlayer bot(with_iterations(4000));
+  RandomPlayer other(5);
+  State s(rules_with(2));
+  int reused = 0, searches = 0;
+  while (!s.is_terminal() && searches < 12) {
+    Action a;
+    if (s.is_chance()) {
+      a = dealer.deal(s);
+    } else if (s.current_player() == 0) {
+      a = bot.choose(s);
+      ++searches;
+      reused += bot.reused_visits() > 0;
+      EXPECT_EQ(bot.verify_tree(), "");
+      EXPECT_EQ(bot.last_iterations(), 4000);
+    } else {
+      a = other.choose(s);
+    }
+    s.apply(a);
+    bot.observe(a);
+  }
+  EXPECT_GE(reused, searches / 2);
+  MctsPlayer fresh(with_iterations(100));
+  (void)fresh.choose(s.is_terminal() ? State(rules_with(2)) : s);
+  EXPECT_EQ(fresh.reused_visits(), 0);
+}
+
+TEST(Mcts, BotSpecsAreCheckedWithClearErrors) {
+  EXPECT_NO_THROW(make_player("mcts:iterations=10,leaf=eval,c=0.5,threads=2,puct=1,worlds=4", 1));
+  EXPECT_NO_THROW(make_player("heuristic:eval=endnow", 1));
+  auto message = [](const std::string& spec) {
+    try {
+      make_player(spec, 1);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(message("mcts:leaf=magic"), "bot mcts: bad value 'magic' for leaf: must be rollout or truncated or eval");
+  EXPECT_EQ(message("mcts:iterations=x"), "bot mcts: bad value 'x' for iterations");
+  EXPECT_EQ(message("mcts:threads=0"), "bot mcts: bad value '0' for threads: must be 1 to 256");
+  EXPECT_EQ(message("greedy:iterations=3"), "unknown parameter 'iterations' of bot greedy; its parameters are none");
+  EXPECT_NE(message("mcts:depth=3").find("unknown parameter 'depth' of bot mcts; its parameters are c, eval, iterations"), std::string::npos);
+  EXPECT_NE(message("mcts:eval=nope").find("unknown evaluator 'nope'"), std::string::npos);
+  EXPECT_NE(message("alphazero").find("unknown bot 'alphazero'; bots are: random, greedy, heuristic"), std::string::npos);
+  EXPECT_EQ(message("mcts:iterations=0"), "bot mcts needs iterations > 0 or ms > 0");
+}
+
+// Every player, every combination of expansions, 2 to 4 players: whole games, every choice legal.
+TEST(Players, PlayWholeGamesWithEveryExpansionCombination) {
+  const char* const specs[] = {"mcts:iterations=8", "mcts:iterations=8,threads=2,leaf=eval", "mcts:iterations=6,worlds=2,puct=1",
+                               "heuristic", "greedy", "random"};
   for (int combination = 0; combination < 32; ++combination) {
-    Rules rules;
-    rules.players = static_cast<uint8_t>(2 + combination % 3);
-    if (combination & 1) rules.expansions |= kRiver2;
-    if (combination & 2) rules.expansions |= kKingRobber;
-    if (combination & 4) rules.expansions |= kCultPlaces;
-    if (combination & 8) rules.expansions |= kCount;
-    if (combination & 16) rules.expansions |= kAbbeyMayor;
+    Rules rules = rules_with(2 + combination % 3);
+    for (int e = 0; e < kNumExpansions; ++e)
+      if (combination & (1 << e)) rules.expansions |= static_cast<uint8_t>(1 << e);
     SCOPED_TRACE(rules.to_string());
     Dealer dealer(static_cast<uint64_t>(combination) + 1);
-    MctsPlayer bot(with_iterations(8, static_cast<uint64_t>(combination) + 3));
+    std::vector<std::unique_ptr<Player>> seats;
+    for (int p = 0; p < rules.players; ++p) seats.push_back(make_player(specs[(combination + p) % 6], static_cast<uint64_t>(combination * 8 + p)));
     State s(rules);
     while (!s.is_terminal()) {
-      const Action a = s.is_chance() ? dealer.deal(s) : bot.choose(s);
+      const Action a = s.is_chance() ? dealer.deal(s) : seats[static_cast<size_t>(s.current_player())]->choose(s);
       ASSERT_EQ(s.try_apply(a), "");
-      if (!s.is_chance() && !s.is_terminal()) {
-        ASSERT_EQ(bot.verify_tree(), "");
-      }
+      for (auto& seat : seats) seat->observe(a);
     }
   }
 }

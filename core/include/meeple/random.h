@@ -54,12 +54,19 @@ class Dealer {
 
   Action deal(const State& state) {
     if (size_ == 0) shuffle(state);
+    const Action next = in_order(state);
+    if (next != Action::none()) return next;
+    return Action::draw(state.sample_draw_tile(rng_.below(static_cast<uint32_t>(state.drawable_now()))));
+  }
+
+  // The draw the shuffled order gives `state`, or Action::none() if `state` is not that game going on.
+  Action in_order(const State& state) const {
     const int next = size_ - state.tiles_left();
     if (next >= 0 && next < size_) {
       const int tile = order_[next];
       if (state.remaining(tile) > 0 && State::draw_pile(tile) == state.drawable_pile()) return Action::draw(tile);
     }
-    return Action::draw(state.sample_draw_tile(rng_.below(static_cast<uint32_t>(state.drawable_now()))));
+    return Action::none();
   }
 
   // The order the dealer deals from `state`: each pile shuffled (Fisher-Yates), piles in draw order.

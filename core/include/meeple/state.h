@@ -205,6 +205,11 @@ class State {
   int frontier_size() const { return frontier_size_; }
   // The i-th empty cell next to the board (in the order cells joined the frontier, not sorted).
   CellKey frontier_cell(int i) const { return static_cast<CellKey>(frontier_[i] >> 16); }
+  // What a tile needs on each edge to go on the i-th frontier cell: EdgeKind bits per edge as in
+  // TileType::Rotated::edge_word, 0 for an edge with no neighbour. A rotation fits the edges when
+  // (edge_word & requirement) == requirement (the River's and shrines' extra rules aside).
+  uint16_t frontier_requirement(int i) const { return static_cast<uint16_t>(frontier_[i]); }
+  int frontier_index(CellKey k) const;  // position of k in the frontier, or -1
   // Feature node of a segment of a placed tile, and information about the feature it belongs to.
   int node(int tile_index, int segment) const { return tiles_[tile_index].node_base + segment; }
   int node_tile(int node) const { return node_tile_[node]; }  // the placed tile a node is on
@@ -309,7 +314,6 @@ class State {
   int unite(int a, int b, SegmentKind kind);  // joins two features of that kind; returns the new root
   int cell_slot(CellKey k) const;  // the table slot holding k, or the empty slot where it would go
   int find_cell(CellKey k) const;  // placed tile index, or -1
-  int frontier_index(CellKey k) const;  // position of k in the frontier, or -1
   void frontier_set(int slot, CellKey k, int edge, uint16_t edge_kind_bits);
   void occupy_cell(CellKey k, int index);  // a tile is placed there: leaves the frontier
 

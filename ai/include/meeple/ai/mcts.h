@@ -1,15 +1,27 @@
-// Monte Carlo tree search over the game API: decision nodes choose by UCT for the player to act, chance
-// nodes (tile draws) sample the true probabilities of the remaining tiles, never a hidden order. Values
-// are kept per player, so 2 to 6 players and turns where others decide (the Count, wagons) need no
-// special case. Rewards: tanh of the score margin over the best opponent, divided by `reward_scale`.
+// Monte Carlo tree search over the game API.
 //
-// This is the sequential core; tree parallelism on oneTBB, evaluator leaves and tree reuse build on it.
+// Decision nodes choose by UCT (or PUCT with evaluator priors) for the player to act; chance nodes (tile
+// draws) sample the true probabilities of the remaining tiles, never a hidden order. A turn is split as
+// the game splits it (placement, then figure decisions), and values are kept per player, so 2 to 6 players
+// and decisions taken by others (the Count, wagons) need no special case. The reward of a finished or
+// evaluated position is tanh(margin / reward_scale), the margin being the player's score minus the best
+// opponent's (or +1/0/-1 for a win/tie/loss).
+//
+// Parallelism (oneTBB): with threads > 1 the workers share one tree. Node statistics are atomics; a worker
+// descending through a node adds a virtual loss that it removes when it backs up, steering other workers
+// elsewhere. Expansion is claimed by one worker with a compare-and-swap. Each worker owns its state copy,
+// random stream and node arena, so the hot path takes no lock. Root parallelism (independent trees, root
+// visits summed) and determinized search (sampled tile orders, votes summed) are the alternatives.
+// With one thread and a fixed seed, every choice is reproducible.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
+#include "meeple/ai/evaluator.h"
 #include "meeple/ai/player.h"
 
 namespace meeple {
@@ -17,24 +29,39 @@ namespace meeple {
 struct MctsOptions {
   int iterations = 1000;       // simulations per move (0: no limit, then milliseconds must be set)
   int milliseconds = 0;        // time per move (0: no limit)
-  double exploration = 0.7;    // UCT constant, on rewards in [-1, 1]
+  double exploration = 0.7;    // UCT constant (PUCT: the prior's weight), on rewards in [-1, 1]
   double reward_scale = 20.0;  // score margin that counts as a clear win
-  // Leaf value: a random game to the end ("rollout"), or the scores the board would give if the game
-  // ended now ("eval": current points plus final scoring of what is on the board).
-  enum class Leaf { kRollout, kEval } leaf = Leaf::kRollout;
-  uint64_t seed = 1;
-  // Root parallelism: this many independent trees searched at once on oneTBB (seeds seed, seed+1, ...),
-  // their root visits summed. One thread with a fixed seed is reproducible. Tree parallelism comes next.
+  enum class Reward { kMargin, kWin } reward = Reward::kMargin;
+  // Leaf value: a random game to the end, a few random turns then the evaluator, or the evaluator alone.
+  enum class Leaf { kRollout, kTruncated, kEval } leaf = Leaf::kRollout;
+  int rollout_turns = 4;  // kTruncated: random turns before evaluating
+  // Evaluator for kTruncated/kEval leaves and for priors; null: the hand-tuned heuristic.
+  std::shared_ptr<const Evaluator> evaluator;
+  // PUCT: priors are a softmax of the one-ply evaluator margins, with this temperature in points.
+  bool puct = false;
+  double prior_temperature = 5.0;
+  // Progressive widening (0: off): a decision node with n visits considers its best
+  // ceil(widening * n^widening_exponent) children by prior.
+  double widening = 0;
+  double widening_exponent = 0.5;
   int threads = 1;
+  enum class Parallel { kTree, kRoot } parallel = Parallel::kTree;
+  // Determinized search (0: off): this many sampled tile orders, one tree each, root visits summed.
+  int determinizations = 0;
+  // Keep the subtree of the actions observed since the last choice (tree search only).
+  bool reuse_tree = true;
+  size_t max_nodes = 8'000'000;  // beyond this, leaves are no longer expanded
+  uint64_t seed = 1;
 };
 
 class MctsPlayer : public Player {
  public:
-  explicit MctsPlayer(MctsOptions options) : options_(options), rng_(options.seed) {}
+  explicit MctsPlayer(MctsOptions options);
+  ~MctsPlayer() override;
   std::string name() const override { return "mcts"; }
   Action choose(const State& state) override;
-  // One tree, this player's own options: what each root-parallel worker runs.
-  Action search(const State& state);
+  Action choose(const State& state, Budget budget);
+  void observe(Action a) override;
 
   // Statistics of the last search: for tests and tools.
   struct RootChild {
@@ -44,34 +71,27 @@ class MctsPlayer : public Player {
   };
   const std::vector<RootChild>& last_root() const { return last_root_; }
   int last_iterations() const { return last_iterations_; }
-  // Checks the last tree: child visits sum to the parent's (less one for the parent's own expansion),
-  // no node expanded twice. Returns an empty string or the first problem.
+  int64_t last_nodes() const;   // nodes in the tree after the last search
+  int reused_visits() const { return reused_visits_; }  // root visits inherited from the previous search
+  // Checks the last tree: child visits sum to the parent's (less one for the visit that created the
+  // node), every virtual loss is back to zero, and every node allocated is reachable exactly once (no
+  // node expanded twice). Returns an empty string or the first problem.
   std::string verify_tree() const;
 
+  struct Node;   // mcts.cpp
+  struct Tree;
+  static size_t node_bytes();  // memory per tree node
+
  private:
-  struct Node {
-    int first_child = -1;  // children are contiguous in nodes_
-    int num_children = 0;
-    bool expanded = false;
-    bool chance = false;
-    int visits = 0;
-    Action action;  // the action (or draw) leading here
-    int tile = -1;  // chance children: the tile drawn
-    int copies = 0;
-    std::array<double, kMaxPlayers> value{};  // sum of rewards per player
-  };
-
-  int expand(int node, const State& state);
-  int select_child(int node, const State& state);
-  std::array<double, kMaxPlayers> rollout(State& state);
-  std::array<double, kMaxPlayers> rewards(const State& state) const;
-  std::array<double, kMaxPlayers> margins_to_rewards(const std::array<int, kMaxPlayers>& scores, int players) const;
-
+  class Search;
   MctsOptions options_;
   Rng rng_;
-  std::vector<Node> nodes_;
+  std::shared_ptr<const Evaluator> evaluator_;
+  std::unique_ptr<Tree> tree_;        // the last tree (kept for reuse and verify_tree)
+  std::vector<Action> observed_;      // actions applied since the last search
   std::vector<RootChild> last_root_;
   int last_iterations_ = 0;
+  int reused_visits_ = 0;
 };
 
 }  // namespace meeple

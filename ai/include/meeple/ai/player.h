@@ -8,17 +8,27 @@
 #include <memory>
 #include <string>
 
+#include "meeple/ai/evaluator.h"
 #include "meeple/random.h"
 #include "meeple/state.h"
 
 namespace meeple {
 
+// How long a search may think about one decision; 0 means no limit on that axis.
+struct Budget {
+  int iterations = 0;
+  int milliseconds = 0;
+};
+
 class Player {
  public:
   virtual ~Player() = default;
   virtual std::string name() const = 0;
-  // `state` is at a decision node (not chance, not terminal).
+  // `state` is at a decision node (not chance, not terminal); the player's own budget applies.
   virtual Action choose(const State& state) = 0;
+  // Every action applied to the game, draws included, in order: a search can keep its tree between moves.
+  // A player that is never told simply searches afresh.
+  virtual void observe(Action) {}
 };
 
 // Uniform over the legal actions.
@@ -32,22 +42,28 @@ class RandomPlayer : public Player {
   Rng rng_;
 };
 
-// Best immediate score difference: each action is tried (with the same player's follow-up decisions of
-// the turn, e.g. the deploy after a placement), and valued by the player's score minus the best
-// opponent's, counting what the board would pay if the game ended now. Ties are broken at random.
-class GreedyPlayer : public Player {
+// Best evaluation one ply ahead: each action is tried (with the same player's follow-up decisions of the
+// turn, e.g. the deploy after a placement) and valued by the evaluator's estimate of the player's final
+// score minus the best opponent's. Ties are broken at random.
+//   greedy:    the scores if the game ended now (EndNowEvaluator)
+//   heuristic: the hand-tuned linear evaluator, or trained weights
+class OnePlyPlayer : public Player {
  public:
-  explicit GreedyPlayer(uint64_t seed) : rng_(seed) {}
-  std::string name() const override { return "greedy"; }
+  OnePlyPlayer(std::string name, std::shared_ptr<const Evaluator> evaluator, uint64_t seed)
+      : name_(std::move(name)), evaluator_(std::move(evaluator)), rng_(seed) {}
+  std::string name() const override { return name_; }
   Action choose(const State& state) override;
 
  private:
   double value_after(const State& state, Action a, int me) const;
+  std::string name_;
+  std::shared_ptr<const Evaluator> evaluator_;
   Rng rng_;
 };
 
-// "random", "greedy" or "mcts[:iterations=N,ms=N,c=X,scale=X]"; throws std::invalid_argument listing
-// the valid names and parameters.
+// A bot from its spec: "random", "greedy", "heuristic[:eval=E]", or "mcts[:key=value,...]" (see
+// bot_spec_help()). Throws std::invalid_argument naming the bot or parameter at fault and the valid ones.
 std::unique_ptr<Player> make_player(const std::string& spec, uint64_t seed);
+std::string bot_spec_help();
 
 }  // namespace meeple

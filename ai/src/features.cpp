@@ -1,0 +1,169 @@
+#include "meeple/ai/features.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+
+namespace meeple {
+namespace {
+
+// The remaining tile types with their distinct rotations' edge words: what fit counts test.
+struct RemainingTiles {
+  struct Entry {
+    uint8_t rotations;
+    std::array<uint16_t, 4> edge_word;
+    int copies;
+  };
+  std::array<Entry, kMaxTileTypes> items;
+  int size = 0;
+  int total = 0;
+
+  explicit RemainingTiles(const State& state) {
+    const TileCatalog& cat = TileCatalog::get();
+    for (int t = 0; t < cat.size(); ++t) {
+      const int copies = state.remaining(t);
+      if (copies == 0) continue;
+      const auto& d = cat[t].distinct_rotations;
+      items[size++] = Entry{d.count, d.edge_word, copies};
+      total += copies;
+    }
+  }
+
+  int fitting(uint16_t requirement) const {
+    int n = 0;
+    for (int i = 0; i < size; ++i)
+      for (int k = 0; k < items[i].rotations; ++k)
+        if ((items[i].edge_word[k] & requirement) == requirement) {
+          n += items[i].copies;
+          break;
+        }
+    return n;
+  }
+};
+
+constexpr float kStuckOdds = 0.05f;
+
+}  // namespace
+
+int fitting_tiles(const State& state, int frontier_index) {
+  return RemainingTiles(state).fitting(state.frontier_requirement(frontier_index));
+}
+
+void extract_features(const State& state, std::span<float> out) {
+  const int players = state.num_players();
+  assert(static_cast<int>(out.size()) >= players * kNumFeatures);
+  std::fill(out.begin(), out.begin() + players * kNumFeatures, 0.0f);
+  auto row = [&](int p) { return out.data() + p * kNumFeatures; };
+
+  const TileCatalog& cat = TileCatalog::get();
+  const RemainingTiles remaining(state);
+  const int left = remaining.total;
+  const float left_fraction = static_cast<float>(left) / static_cast<float>(left + state.num_tiles());
+  // Chance that a cell fitting `fit` of the remaining tiles gets one of them.
+  const float draws = std::max(1.0f, static_cast<float>(left) / static_cast<float>(players));
+  auto fill_odds = [&](int fit) {
+    if (left == 0 || fit == 0) return 0.0f;
+    return 1.0f - std::pow(1.0f - static_cast<float>(fit) / static_cast<float>(left), draws);
+  };
+
+  // Each frontier cell's odds, multiplied into the features on its edges (log space: products of many).
+  std::array<float, kMaxFrontier> cell_odds;
+  std::array<float, kMaxNodes> log_odds{};  // by feature root; 0 = no open cell seen
+  std::array<std::pair<uint16_t, int>, 32> fit_cache;  // requirement -> fitting tiles
+  int cached = 0;
+  for (int i = 0; i < state.frontier_size(); ++i) {
+    const uint16_t req = state.frontier_requirement(i);
+    int fit = -1;
+    for (int c = 0; c < cached && fit < 0; ++c)
+      if (fit_cache[c].first == req) fit = fit_cache[c].second;
+    if (fit < 0) {
+      fit = remaining.fitting(req);
+      if (cached < static_cast<int>(fit_cache.size())) fit_cache[cached++] = {req, fit};
+    }
+    cell_odds[i] = fill_odds(fit);
+    const float log_p = cell_odds[i] > 0 ? std::log(cell_odds[i]) : -1e9f;
+    const CellKey cell = state.frontier_cell(i);
+    std::array<int, 4> roots_here{-1, -1, -1, -1};  // a feature touching the cell twice counts it once
+    for (int e = 0; e < 4; ++e) {
+      const int t = state.tile_at(key_x(neighbour(cell, e)), key_y(neighbour(cell, e)));
+      if (t < 0) continue;
+      const PlacedTile& pt = state.tile(t);
+      const int seg = cat[pt.type].rot[pt.rotation].edge_segment[kOpposite(e)];
+      if (seg == kNoSegment) continue;
+      const int root = state.feature_root(state.node(t, seg));
+      if (std::find(roots_here.begin(), roots_here.end(), root) != roots_here.end()) continue;
+      roots_here[e] = root;
+      log_odds[root] += log_p;
+    }
+  }
+  auto cloister_odds = [&](int tile_index) {
+    const PlacedTile& pt = state.tile(tile_index);
+    float odds = 1.0f;
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dx = -1; dx <= 1; ++dx) {
+        if (state.tile_at(pt.x + dx, pt.y + dy) >= 0) continue;
+        const int f = state.frontier_index(cell_key(pt.x + dx, pt.y + dy));
+        odds *= f >= 0 ? cell_odds[f] : fill_odds(left / 2);
+      }
+    return odds;
+  };
+
+  // Features with figures on them, each valued once for its leaders; each figure for its owner.
+  std::array<uint16_t, kMaxPlayers * kFiguresPerPlayer> seen;
+  int num_seen = 0;
+  for (int p = 0; p < players; ++p) {
+    for (int slot = 0; slot < kFiguresPerPlayer; ++slot) {
+      const int node = state.figure_node(p, slot);
+      if (node < 0) continue;
+      const int root = state.feature_root(node);
+      const FeatureInfo info = state.feature(node);
+      const bool building = info.kind == SegmentKind::kCloister || info.kind == SegmentKind::kShrine;
+      const bool field = info.kind == SegmentKind::kField;
+      float odds = 0.0f;
+      if (building) odds = cloister_odds(state.node_tile(node));
+      else if (!field && info.open_edges > 0 && log_odds[root] > -1e8f) odds = std::exp(log_odds[root]);
+      if (slot != kBarnSlot) {
+        if (field) {
+          row(p)[kFeatFarmersLeft] += left_fraction;
+        } else {
+          row(p)[kFeatReturningLeft] += odds * left_fraction;
+          row(p)[kFeatStuck] += odds < kStuckOdds;
+        }
+      }
+      if (field || std::find(seen.begin(), seen.begin() + num_seen, root) != seen.begin() + num_seen) continue;
+      seen[num_seen++] = static_cast<uint16_t>(root);
+      const int best = *std::max_element(info.followers.begin(), info.followers.begin() + players);
+      if (best == 0) continue;  // only figures without strength (a wagon-less barn cannot be here)
+      int leaders = 0;
+      for (int q = 0; q < players; ++q) leaders += info.followers[q] == best;
+      for (int q = 0; q < players; ++q) {
+        if (info.followers[q] != best) continue;
+        float* r = row(q);
+        r[kFeatOpenLeads] += 1;
+        r[kFeatSharedLeads] += leaders > 1;
+        if (info.kind == SegmentKind::kCity) r[kFeatCityCompletion] += static_cast<float>(info.tiles + info.pennants) * odds;
+        if (building) r[kFeatCloisterCompletion] += static_cast<float>(8 - state.tile(state.node_tile(node)).around) * odds;
+      }
+    }
+  }
+
+  const auto if_ended = state.final_scores_if_ended_now();
+  for (int p = 0; p < players; ++p) {
+    float* r = row(p);
+    r[kFeatBias] = 1;
+    r[kFeatScore] = static_cast<float>(state.score(p));
+    r[kFeatBoardPoints] = static_cast<float>(if_ended[p] - state.score(p));
+    r[kFeatSupplyLeft] = static_cast<float>(state.followers_in_supply(p)) * left_fraction;
+    r[kFeatKing] = state.king() == p;
+    r[kFeatRobber] = state.robber() == p;
+    int special = state.has_abbey(p);
+    if (state.rules().has(kAbbeyMayor))
+      for (Figure f : {Figure::kMayor, Figure::kWagon, Figure::kBarn}) special += state.in_supply(p, f);
+    r[kFeatSpecialLeft] = static_cast<float>(special) * left_fraction;
+    if (state.rules().has(kCount))
+      for (int q = 0; q < kNumQuarters; ++q) r[kFeatQuarterFollowers] += static_cast<float>(state.followers_in_quarter(p, q));
+    r[kFeatTilesLeft] = left_fraction;
+  }
+}
+
+}  // namespace meeple

@@ -1,0 +1,72 @@
+// Search speed: MCTS simulations per second for each leaf mode at 1 and 2 threads, evaluator calls per
+// second, and memory per tree node. Figures, not tests. Run a Release build:
+//   build/bin/meeple_ai_bench --benchmark_min_time=1
+// Compare rows of the same run (ratios): this machine is noisy. Thread rows use wall-clock time.
+#include <benchmark/benchmark.h>
+
+#include "meeple/ai/features.h"
+#include "meeple/ai/mcts.h"
+#include "positions.h"
+
+namespace meeple {
+namespace {
+
+constexpr const char* kLeafNames[] = {"rollout", "truncated", "eval", "eval_endnow"};
+
+// An early position of a 2-player base game (tile 11 in hand): wide trees, long games ahead.
+void BM_Mcts(benchmark::State& st) {
+  const State root = placement_positions(0)[10];
+  const int leaf = static_cast<int>(st.range(0));
+  MctsOptions o;
+  o.leaf = leaf == 0 ? MctsOptions::Leaf::kRollout : leaf == 1 ? MctsOptions::Leaf::kTruncated : MctsOptions::Leaf::kEval;
+  if (leaf == 3) o.evaluator = make_evaluator("endnow");
+  o.iterations = leaf == 0 ? 3000 : 30000;
+  o.threads = static_cast<int>(st.range(1));
+  o.reuse_tree = false;
+  MctsPlayer bot(o);
+  int64_t nodes = 0;
+  for (auto _ : st) {
+    benchmark::DoNotOptimize(bot.choose(root));
+    nodes += bot.last_nodes();
+  }
+  st.SetItemsProcessed(st.iterations() * o.iterations);
+  st.counters["nodes/sim"] = static_cast<double>(nodes) / static_cast<double>(st.iterations() * o.iterations);
+  st.counters["bytes/node"] = static_cast<double>(MctsPlayer::node_bytes());
+  st.SetLabel(std::string(kLeafNames[leaf]) + " simulations/s");
+}
+BENCHMARK(BM_Mcts)
+    ->ArgsProduct({{0, 1, 2, 3}, {1, 2}})
+    ->ArgNames({"leaf", "threads"})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+
+void BM_Evaluate(benchmark::State& st) {
+  const auto positions = placement_positions(static_cast<uint8_t>(st.range(1)));
+  const auto evaluator = make_evaluator(st.range(0) == 0 ? "heuristic" : "endnow");
+  size_t i = 0;
+  for (auto _ : st) {
+    benchmark::DoNotOptimize(evaluator->evaluate(positions[i]));
+    if (++i == positions.size()) i = 0;
+  }
+  st.SetItemsProcessed(st.iterations());
+  st.SetLabel(evaluator->name() + " evaluations/s");
+}
+BENCHMARK(BM_Evaluate)->ArgsProduct({{0, 1}, {0, kRiver2 | kCount | kKingRobber | kCultPlaces | kAbbeyMayor}})->ArgNames({"evaluator", "expansions"});
+
+void BM_ExtractFeatures(benchmark::State& st) {
+  const auto positions = placement_positions(0);
+  std::array<float, kFeatureBufferSize> buffer;
+  size_t i = 0;
+  for (auto _ : st) {
+    extract_features(positions[i], buffer);
+    benchmark::DoNotOptimize(buffer[0]);
+    if (++i == positions.size()) i = 0;
+  }
+  st.SetItemsProcessed(st.iterations());
+}
+BENCHMARK(BM_ExtractFeatures);
+
+}  // namespace
+}  // namespace meeple
+
+BENCHMARK_MAIN();
