@@ -13,9 +13,10 @@ namespace {
 
 constexpr const char* kLeafNames[] = {"rollout", "truncated", "eval", "eval_endnow"};
 
-// An early position of a 2-player base game (tile 11 in hand): wide trees, long games ahead.
+// Positions of a 2-player base game with tile 11 (early: long games ahead) or 41 (middle: a larger
+// board to evaluate) in hand.
 void BM_Mcts(benchmark::State& st) {
-  const State root = placement_positions(0)[10];
+  const State root = placement_positions(0)[static_cast<size_t>(st.range(2))];
   const int leaf = static_cast<int>(st.range(0));
   MctsOptions o;
   o.leaf = leaf == 0 ? MctsOptions::Leaf::kRollout : leaf == 1 ? MctsOptions::Leaf::kTruncated : MctsOptions::Leaf::kEval;
@@ -35,8 +36,8 @@ void BM_Mcts(benchmark::State& st) {
   st.SetLabel(std::string(kLeafNames[leaf]) + " simulations/s");
 }
 BENCHMARK(BM_Mcts)
-    ->ArgsProduct({{0, 1, 2, 3}, {1, 2}})
-    ->ArgNames({"leaf", "threads"})
+    ->ArgsProduct({{0, 1, 2, 3}, {1, 2}, {10, 40}})
+    ->ArgNames({"leaf", "threads", "tile"})
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every test: installs what is missing, builds, runs the suite in Release and again under
-# AddressSanitizer + UndefinedBehaviorSanitizer.
+# AddressSanitizer + UndefinedBehaviorSanitizer, and the multi-threaded search tests under ThreadSanitizer.
 # Conformance games of an independent engine are replayed when MEEPLE_CONFORMANCE_DIR names their folder
 # (default: ../shared/conformance beside the repository, when it exists).
 set -euo pipefail
@@ -22,3 +22,10 @@ cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMEEPLE
   -DMEEPLE_BUILD_BENCH=OFF
 cmake --build build-sanitize -j "$jobs"
 ctest --test-dir build-sanitize -j "$jobs" --output-on-failure
+
+# ThreadSanitizer: the searches that share one tree between threads (the rest is single-threaded and
+# already covered above). Any report fails the run.
+cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMEEPLE_SANITIZE=thread -DMEEPLE_BUILD_BENCH=OFF
+cmake --build build-tsan -j "$jobs" --target meeple_tests
+TSAN_OPTIONS="halt_on_error=1 exitcode=66" build-tsan/bin/meeple_tests \
+  --gtest_filter='Mcts.TreeParallel*:Mcts.RootParallel*:Mcts/EverySearch.CompletesACityForPointsTwoPlayers/*'

@@ -10,6 +10,30 @@
 
 namespace meeple {
 
+// Runs task(0) .. task(n - 1) on `threads` threads of a oneTBB arena and waits for all of them.
+// oneTBB is not built with ThreadSanitizer, which therefore cannot see that handing a task to a worker
+// orders it after the caller; under ThreadSanitizer the tasks run on std::threads instead, so everything
+// the search threads share is still checked.
+template <typename Task>
+void run_on_threads(int threads, int n, Task&& task) {
+#if defined(__SANITIZE_THREAD__)
+  std::atomic<int> next{0};
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back([&] {
+      for (int i; (i = next.fetch_add(1)) < n;) task(i);
+    });
+  for (auto& t : pool) t.join();
+#else
+  tbb::task_arena arena(threads);
+  arena.execute([&] {
+    tbb::task_group group;
+    for (int i = 0; i < n; ++i) group.run([&, i] { task(i); });
+    group.wait();
+  });
+#endif
+}
+
 // A tree node. Children are one contiguous block, published through `children` once built. `visits`
 // counts simulations that passed through, in-flight ones included (so it doubles as the virtual visit);
 // `virtual_loss` counts the in-flight ones, whose rewards are not yet in `value`.
@@ -308,6 +332,7 @@ void copy_subtree(const MctsPlayer::Node& from, MctsPlayer::Node& to, MctsPlayer
 Action MctsPlayer::choose(const State& state) { return choose(state, Budget{options_.iterations, options_.milliseconds}); }
 
 Action MctsPlayer::choose(const State& state, Budget budget) {
+  require_decision(state);
   const auto start = std::chrono::steady_clock::now();
   const int workers = std::max(1, options_.threads);
   const bool independent = options_.determinizations > 0 || (workers > 1 && options_.parallel == MctsOptions::Parallel::kRoot);
@@ -357,13 +382,7 @@ Action MctsPlayer::choose(const State& state, Budget budget) {
     } else {
       std::vector<uint64_t> seeds(static_cast<size_t>(workers));
       for (auto& s : seeds) s = rng_.next();
-      tbb::task_arena arena(workers);
-      arena.execute([&] {
-        tbb::task_group group;
-        for (int w = 1; w < workers; ++w) group.run([&, w] { search.run(w, seeds[static_cast<size_t>(w)], budget, started, start); });
-        search.run(0, seeds[0], budget, started, start);
-        group.wait();
-      });
+      run_on_threads(workers, workers, [&](int w) { search.run(w, seeds[static_cast<size_t>(w)], budget, started, start); });
     }
     tree_ = std::move(tree);
   } else {
@@ -389,12 +408,7 @@ Action MctsPlayer::choose(const State& state, Budget budget) {
     if (workers == 1) {
       for (int t = 0; t < trees; ++t) run_tree(t);
     } else {
-      tbb::task_arena arena(workers);
-      arena.execute([&] {
-        tbb::task_group group;
-        for (int t = 0; t < trees; ++t) group.run([&, t] { run_tree(t); });
-        group.wait();
-      });
+      run_on_threads(workers, trees, run_tree);
     }
     // Sum the roots' children (every tree lists the root's legal actions in the same order); keep the
     // first tree for inspection.

@@ -10,7 +10,17 @@
 
 namespace meeple {
 
-Action RandomPlayer::choose(const State& state) { return state.sample_legal_action(rng_); }
+void Player::require_decision(const State& state) {
+  if (state.current_player() < 0)
+    throw std::invalid_argument(std::string("a player was asked to choose at a ") +
+                                (state.is_terminal() ? "finished game" : "chance node (a tile draw is due)") +
+                                ": players choose only at decision nodes");
+}
+
+Action RandomPlayer::choose(const State& state) {
+  require_decision(state);
+  return state.sample_legal_action(rng_);
+}
 
 double OnePlyPlayer::value_after(const State& state, Action a, int me) const {
   State next = state;
@@ -30,6 +40,7 @@ double OnePlyPlayer::value_after(const State& state, Action a, int me) const {
 }
 
 Action OnePlyPlayer::choose(const State& state) {
+  require_decision(state);
   ActionList actions;
   state.legal_actions(actions);
   const int me = state.current_player();

@@ -210,9 +210,12 @@ TEST(Mcts, ReusesTheSubtreeOfTheObservedMoves) {
     bot.observe(a);
   }
   EXPECT_GE(reused, searches / 2);
+  while (s.is_chance()) s.apply(dealer.deal(s));
+  ASSERT_FALSE(s.is_terminal());
   MctsPlayer fresh(with_iterations(100));
-  (void)fresh.choose(s.is_terminal() ? State(rules_with(2)) : s);
+  (void)fresh.choose(s);
   EXPECT_EQ(fresh.reused_visits(), 0);
+  EXPECT_THROW(fresh.choose(State(rules_with(2))), std::invalid_argument);  // a chance node: nothing to choose
 }
 
 TEST(Mcts, BotSpecsAreCheckedWithClearErrors) {

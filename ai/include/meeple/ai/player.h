@@ -29,6 +29,10 @@ class Player {
   // Every action applied to the game, draws included, in order: a search can keep its tree between moves.
   // A player that is never told simply searches afresh.
   virtual void observe(Action) {}
+
+ protected:
+  // Throws std::invalid_argument unless `state` is a decision node: what every choose() requires.
+  static void require_decision(const State& state);
 };
 
 // Uniform over the legal actions.
