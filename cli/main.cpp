@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <mutex>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -15,6 +16,9 @@
 #include "meeple/perft.h"
 #include "meeple/random.h"
 #include "meeple/record.h"
+
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 using nlohmann::json;
 using namespace meeple;
@@ -98,8 +102,8 @@ struct SeatStats {
 };
 
 // One game: seat p played by bots[p]; the dealer's seed fixes the tile order, so games with the same
-// seed and seats swapped are paired. Writes the record to `out` when given.
-State play_game(const Rules& rules, const std::vector<std::string>& bots, uint64_t seed, std::ofstream* out) {
+// seed and seats swapped are paired. Sets `record_line` to the game's record when given.
+State play_game(const Rules& rules, const std::vector<std::string>& bots, uint64_t seed, std::string* record_line) {
   std::vector<std::unique_ptr<Player>> seats;
   for (int p = 0; p < rules.players; ++p) seats.push_back(make_player(bots[p], seed * 16 + static_cast<uint64_t>(p) + 1));
   Dealer dealer(seed);
@@ -107,11 +111,11 @@ State play_game(const Rules& rules, const std::vector<std::string>& bots, uint64
   RecordBuilder record(rules, bots, static_cast<int64_t>(seed));
   while (!state.is_terminal()) {
     const Action a = state.is_chance() ? dealer.deal(state) : seats[state.current_player()]->choose(state);
-    if (out) record.add(state, a);
+    if (record_line) record.add(state, a);
     state.apply(a);
     for (auto& seat : seats) seat->observe(a);
   }
-  if (out) *out << record.finish(state).to_line() << "\n" << std::flush;
+  if (record_line) *record_line = record.finish(state).to_line();
   return state;
 }
 
@@ -134,19 +138,31 @@ std::vector<double> win_shares(const State& state) {
   return out;
 }
 
-struct Progress {
-  int total;
-  bool on;
-  explicit Progress(int n) : total(n), on(n >= 20 && isatty(fileno(stderr))) {}
-  void tick(int done) const {
-    if (on && (done % std::max(1, total / 100) == 0 || done == total)) std::cerr << "\r" << done << "/" << total << " games" << std::flush;
-  }
-  ~Progress() {
-    if (on) std::cerr << "\r" << std::string(30, ' ') << "\r";
-  }
-};
+// Games 0 .. n-1, `jobs` at a time on oneTBB; game g is play_game(rules, bots_of(g), seed_of(g)). Each
+// finished game's record is written to `out` at once (an interrupted run keeps every finished game).
+// Returns the final states in game order, so results do not depend on the number of jobs.
+template <typename BotsOf, typename SeedOf>
+std::vector<State> play_games(const Rules& rules, int n, int jobs, BotsOf&& bots_of, SeedOf&& seed_of, std::ofstream& out) {
+  std::vector<State> finals(static_cast<size_t>(n), State(rules));
+  std::mutex mutex;
+  int done = 0;
+  const bool progress = n >= 20 && isatty(fileno(stderr));
+  tbb::task_arena arena(jobs);
+  arena.execute([&] {
+    tbb::parallel_for(0, n, 1, [&](int g) {
+      std::string line;
+      finals[static_cast<size_t>(g)] = play_game(rules, bots_of(g), seed_of(g), out ? &line : nullptr);
+      const std::lock_guard<std::mutex> lock(mutex);
+      if (out) out << line << "\n" << std::flush;
+      ++done;
+      if (progress && (done % std::max(1, n / 100) == 0 || done == n)) std::cerr << "\r" << done << "/" << n << " games" << std::flush;
+    });
+  });
+  if (progress) std::cerr << "\r" << std::string(30, ' ') << "\r";
+  return finals;
+}
 
-int run_selfplay(int players, int games, uint64_t seed, const std::vector<std::string>& bots, const std::string& expansions,
+int run_selfplay(int players, int games, int jobs, uint64_t seed, const std::vector<std::string>& bots, const std::string& expansions,
                  const std::vector<std::string>& options, const std::string& out_path) {
   const Rules rules = make_rules(players, expansions, options);
   if (bots.size() != 1 && static_cast<int>(bots.size()) != players)
@@ -156,17 +172,14 @@ int run_selfplay(int players, int games, uint64_t seed, const std::vector<std::s
   for (int p = 0; p < players; ++p) seat_bots[p] = bots.size() == 1 ? bots[0] : bots[p];
   std::ofstream out = open_output(out_path);
   std::vector<SeatStats> stats(players);
-  {
-    const Progress progress(games);
-    for (int g = 0; g < games; ++g) {
-      const State state = play_game(rules, seat_bots, seed + static_cast<uint64_t>(g), out ? &out : nullptr);
-      const auto shares = win_shares(state);
-      for (int p = 0; p < players; ++p) {
-        stats[p].wins += shares[p];
-        stats[p].score += state.score(p);
-        for (int c = 0; c < kNumCategories; ++c) stats[p].categories[c] += state.score(p, c);
-      }
-      progress.tick(g + 1);
+  const auto finals = play_games(rules, games, jobs, [&](int) { return seat_bots; },
+                                 [&](int g) { return seed + static_cast<uint64_t>(g); }, out);
+  for (const State& state : finals) {
+    const auto shares = win_shares(state);
+    for (int p = 0; p < players; ++p) {
+      stats[p].wins += shares[p];
+      stats[p].score += state.score(p);
+      for (int c = 0; c < kNumCategories; ++c) stats[p].categories[c] += state.score(p, c);
     }
   }
   std::printf("%d games, %d players, rules: %s\n", games, players, rules.to_string().c_str());
@@ -194,7 +207,7 @@ std::pair<double, double> wilson(double wins, int n) {
 
 // Seats rotate within each group of `players` games sharing one tile order (paired draws): in game r of
 // a group, seat p is played by bots[(p + r) % players].
-int run_match(const std::vector<std::string>& bots, int games, int players, uint64_t seed, const std::string& expansions,
+int run_match(const std::vector<std::string>& bots, int games, int players, int jobs, uint64_t seed, const std::string& expansions,
               const std::vector<std::string>& options, const std::string& out_path) {
   if (players == 0) players = static_cast<int>(bots.size());
   const Rules rules = make_rules(players, expansions, options);
@@ -214,25 +227,26 @@ int run_match(const std::vector<std::string>& bots, int games, int players, uint
   };
   std::vector<BotStats> stats(names.size());
   std::ofstream out = open_output(out_path);
-  {
-    const Progress progress(games);
-    for (int g = 0; g < games; ++g) {
-      const int rotation = g % players;
-      std::vector<std::string> seat_bots(players);
-      for (int p = 0; p < players; ++p) seat_bots[p] = bots[(p + rotation) % players];
-      const State state = play_game(rules, seat_bots, seed + static_cast<uint64_t>(g / players), out ? &out : nullptr);
-      const auto shares = win_shares(state);
-      for (int p = 0; p < players; ++p) {
-        BotStats& st = stats[std::find(names.begin(), names.end(), seat_bots[p]) - names.begin()];
-        int best_other = -1000000;
-        for (int q = 0; q < players; ++q)
-          if (q != p) best_other = std::max(best_other, state.score(q));
-        ++st.games;
-        st.wins += shares[p];
-        st.score += state.score(p);
-        st.margin += state.score(p) - best_other;
-      }
-      progress.tick(g + 1);
+  auto seat_bots_of = [&](int g) {
+    std::vector<std::string> seat_bots(players);
+    for (int p = 0; p < players; ++p) seat_bots[p] = bots[(p + g % players) % players];
+    return seat_bots;
+  };
+  const auto finals = play_games(rules, games, jobs, seat_bots_of,
+                                 [&](int g) { return seed + static_cast<uint64_t>(g / players); }, out);
+  for (int g = 0; g < games; ++g) {
+    const State& state = finals[static_cast<size_t>(g)];
+    const auto seat_bots = seat_bots_of(g);
+    const auto shares = win_shares(state);
+    for (int p = 0; p < players; ++p) {
+      BotStats& st = stats[std::find(names.begin(), names.end(), seat_bots[p]) - names.begin()];
+      int best_other = -1000000;
+      for (int q = 0; q < players; ++q)
+        if (q != p) best_other = std::max(best_other, state.score(q));
+      ++st.games;
+      st.wins += shares[p];
+      st.score += state.score(p);
+      st.margin += state.score(p) - best_other;
     }
   }
   std::printf("%d games (%d tile orders, seats rotated), %d players, rules: %s\n", games, games / players, players,
@@ -314,7 +328,7 @@ int main(int argc, char** argv) {
   replay_cmd->add_flag("--json", replay_json, "print the spec's JSON output (scores and breakdown, or the error)");
 
   auto* selfplay_cmd = app.add_subcommand("selfplay", "Play games between built-in bots and print wins and mean scores");
-  int players = 2, games = 100;
+  int players = 2, games = 100, jobs = 1;
   uint64_t seed = 1;
   std::vector<std::string> bots{"random"};
   std::string expansions, out_path;
@@ -325,6 +339,7 @@ int main(int argc, char** argv) {
   selfplay_cmd->add_option("--bot", bots, "one bot spec for all seats, or one per seat; " + bot_spec_help())->capture_default_str();
   selfplay_cmd->add_option("--expansions", expansions, "comma-separated: river2, count, king_robber, cult_places, abbey_mayor");
   selfplay_cmd->add_option("--option", options, "rule option NAME=VALUE (repeatable), e.g. small_city=two_points");
+  selfplay_cmd->add_option("--jobs", jobs, "games played at once (threads)")->capture_default_str()->check(CLI::Range(1, 256));
   selfplay_cmd->add_option("--out", out_path, "write every game as a meeple-game/1 record to this .jsonl file");
 
   auto* match_cmd = app.add_subcommand("match", "Bots against each other: seats rotated over paired tile orders, win rates with Wilson intervals");
@@ -336,6 +351,7 @@ int main(int argc, char** argv) {
   match_cmd->add_option("--seed", seed, "seed of the first tile order")->capture_default_str();
   match_cmd->add_option("--expansions", expansions, "comma-separated: river2, count, king_robber, cult_places, abbey_mayor");
   match_cmd->add_option("--option", options, "rule option NAME=VALUE (repeatable)");
+  match_cmd->add_option("--jobs", jobs, "games played at once (threads); results do not depend on it")->capture_default_str()->check(CLI::Range(1, 256));
   match_cmd->add_option("--out", out_path, "write every game as a meeple-game/1 record (names are the bot specs)");
 
   auto* perft_cmd = app.add_subcommand("perft", "Count legal action sequences to a depth along a seeded draw order");
@@ -356,8 +372,8 @@ int main(int argc, char** argv) {
   }
   try {
     if (replay_cmd->parsed()) return run_replay(replay_path, replay_json);
-    if (selfplay_cmd->parsed()) return run_selfplay(players, games, seed, bots, expansions, options, out_path);
-    if (match_cmd->parsed()) return run_match(match_bots, match_games, match_players, seed, expansions, options, out_path);
+    if (selfplay_cmd->parsed()) return run_selfplay(players, games, jobs, seed, bots, expansions, options, out_path);
+    if (match_cmd->parsed()) return run_match(match_bots, match_games, match_players, jobs, seed, expansions, options, out_path);
     if (perft_cmd->parsed()) return run_perft(seed, depth, players, expansions);
     if (info_cmd->parsed()) return run_info(info_json);
   } catch (const std::invalid_argument& e) {

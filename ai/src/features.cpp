@@ -66,34 +66,54 @@ void extract_features(const State& state, std::span<float> out) {
     return 1.0f - std::pow(1.0f - static_cast<float>(fit) / static_cast<float>(left), draws);
   };
 
-  // Each frontier cell's odds, multiplied into the features on its edges (log space: products of many).
-  std::array<float, kMaxFrontier> cell_odds;
-  std::array<float, kMaxNodes> log_odds{};  // by feature root; 0 = no open cell seen
-  std::array<std::pair<uint16_t, int>, 32> fit_cache;  // requirement -> fitting tiles
-  int cached = 0;
-  for (int i = 0; i < state.frontier_size(); ++i) {
-    const uint16_t req = state.frontier_requirement(i);
-    int fit = -1;
-    for (int c = 0; c < cached && fit < 0; ++c)
-      if (fit_cache[c].first == req) fit = fit_cache[c].second;
-    if (fit < 0) {
-      fit = remaining.fitting(req);
-      if (cached < static_cast<int>(fit_cache.size())) fit_cache[cached++] = {req, fit};
+  // Features with figures on them: only their open cells matter.
+  std::array<uint16_t, kMaxPlayers * kFiguresPerPlayer> figure_roots;
+  std::array<float, kMaxPlayers * kFiguresPerPlayer> figure_log_odds{};  // sum of log(odds) of open cells
+  int num_roots = 0;
+  for (int p = 0; p < players; ++p)
+    for (int slot = 0; slot < kFiguresPerPlayer; ++slot) {
+      const int node = state.figure_node(p, slot);
+      if (node < 0) continue;
+      const auto root = static_cast<uint16_t>(state.feature_root(node));
+      if (std::find(figure_roots.begin(), figure_roots.begin() + num_roots, root) == figure_roots.begin() + num_roots)
+        figure_roots[num_roots++] = root;
     }
-    cell_odds[i] = fill_odds(fit);
-    const float log_p = cell_odds[i] > 0 ? std::log(cell_odds[i]) : -1e9f;
+  auto root_index = [&](int root) {
+    return static_cast<int>(std::find(figure_roots.begin(), figure_roots.begin() + num_roots, root) - figure_roots.begin());
+  };
+
+  // Odds of each frontier cell, by its requirement (cells often share one), computed when first needed.
+  struct CachedOdds {
+    uint16_t requirement;
+    float odds, log_odds;
+  };
+  std::array<CachedOdds, 48> cache;
+  int cached = 0;
+  auto odds_of = [&](uint16_t req) -> const CachedOdds& {
+    for (int c = 0; c < cached; ++c)
+      if (cache[c].requirement == req) return cache[c];
+    const float odds = fill_odds(remaining.fitting(req));
+    const CachedOdds entry{req, odds, odds > 0 ? std::log(odds) : -1e9f};
+    if (cached == static_cast<int>(cache.size())) cached = 0;  // rare: start over
+    return cache[cached++] = entry;
+  };
+  constexpr uint16_t kCityOrRoad = static_cast<uint16_t>(EdgeKind::kCity) | static_cast<uint16_t>(EdgeKind::kRoad);
+  for (int i = 0; num_roots > 0 && i < state.frontier_size(); ++i) {
+    const uint16_t req = state.frontier_requirement(i);
     const CellKey cell = state.frontier_cell(i);
     std::array<int, 4> roots_here{-1, -1, -1, -1};  // a feature touching the cell twice counts it once
     for (int e = 0; e < 4; ++e) {
-      const int t = state.tile_at(key_x(neighbour(cell, e)), key_y(neighbour(cell, e)));
-      if (t < 0) continue;
+      // Only a city or road edge of a neighbour can be an open edge of a feature (abbey sides aside).
+      const uint16_t kind = (req >> (4 * e)) & 0xF;
+      if (!(kind & kCityOrRoad) || kind == static_cast<uint16_t>(EdgeKind::kAbbey)) continue;
+      const CellKey next = neighbour(cell, e);
+      const int t = state.tile_at(key_x(next), key_y(next));
       const PlacedTile& pt = state.tile(t);
       const int seg = cat[pt.type].rot[pt.rotation].edge_segment[kOpposite(e)];
-      if (seg == kNoSegment) continue;
-      const int root = state.feature_root(state.node(t, seg));
-      if (std::find(roots_here.begin(), roots_here.end(), root) != roots_here.end()) continue;
-      roots_here[e] = root;
-      log_odds[root] += log_p;
+      const int r = root_index(state.feature_root(state.node(t, seg)));
+      if (r == num_roots || std::find(roots_here.begin(), roots_here.end(), r) != roots_here.end()) continue;
+      roots_here[e] = r;
+      figure_log_odds[r] += odds_of(req).log_odds;
     }
   }
   auto cloister_odds = [&](int tile_index) {
@@ -103,25 +123,24 @@ void extract_features(const State& state, std::span<float> out) {
       for (int dx = -1; dx <= 1; ++dx) {
         if (state.tile_at(pt.x + dx, pt.y + dy) >= 0) continue;
         const int f = state.frontier_index(cell_key(pt.x + dx, pt.y + dy));
-        odds *= f >= 0 ? cell_odds[f] : fill_odds(left / 2);
+        odds *= f >= 0 ? odds_of(state.frontier_requirement(f)).odds : fill_odds(left / 2);
       }
     return odds;
   };
 
   // Features with figures on them, each valued once for its leaders; each figure for its owner.
-  std::array<uint16_t, kMaxPlayers * kFiguresPerPlayer> seen;
-  int num_seen = 0;
+  std::array<bool, kMaxPlayers * kFiguresPerPlayer> valued{};
   for (int p = 0; p < players; ++p) {
     for (int slot = 0; slot < kFiguresPerPlayer; ++slot) {
       const int node = state.figure_node(p, slot);
       if (node < 0) continue;
-      const int root = state.feature_root(node);
+      const int r = root_index(state.feature_root(node));
       const FeatureInfo info = state.feature(node);
       const bool building = info.kind == SegmentKind::kCloister || info.kind == SegmentKind::kShrine;
       const bool field = info.kind == SegmentKind::kField;
       float odds = 0.0f;
       if (building) odds = cloister_odds(state.node_tile(node));
-      else if (!field && info.open_edges > 0 && log_odds[root] > -1e8f) odds = std::exp(log_odds[root]);
+      else if (!field && info.open_edges > 0) odds = std::exp(figure_log_odds[r]);
       if (slot != kBarnSlot) {
         if (field) {
           row(p)[kFeatFarmersLeft] += left_fraction;
@@ -130,19 +149,19 @@ void extract_features(const State& state, std::span<float> out) {
           row(p)[kFeatStuck] += odds < kStuckOdds;
         }
       }
-      if (field || std::find(seen.begin(), seen.begin() + num_seen, root) != seen.begin() + num_seen) continue;
-      seen[num_seen++] = static_cast<uint16_t>(root);
+      if (field || valued[r]) continue;
+      valued[r] = true;
       const int best = *std::max_element(info.followers.begin(), info.followers.begin() + players);
-      if (best == 0) continue;  // only figures without strength (a wagon-less barn cannot be here)
+      if (best == 0) continue;  // no figure with strength: nobody leads
       int leaders = 0;
       for (int q = 0; q < players; ++q) leaders += info.followers[q] == best;
       for (int q = 0; q < players; ++q) {
         if (info.followers[q] != best) continue;
-        float* r = row(q);
-        r[kFeatOpenLeads] += 1;
-        r[kFeatSharedLeads] += leaders > 1;
-        if (info.kind == SegmentKind::kCity) r[kFeatCityCompletion] += static_cast<float>(info.tiles + info.pennants) * odds;
-        if (building) r[kFeatCloisterCompletion] += static_cast<float>(8 - state.tile(state.node_tile(node)).around) * odds;
+        float* leader = row(q);
+        leader[kFeatOpenLeads] += 1;
+        leader[kFeatSharedLeads] += leaders > 1;
+        if (info.kind == SegmentKind::kCity) leader[kFeatCityCompletion] += static_cast<float>(info.tiles + info.pennants) * odds;
+        if (building) leader[kFeatCloisterCompletion] += static_cast<float>(8 - state.tile(state.node_tile(node)).around) * odds;
       }
     }
   }

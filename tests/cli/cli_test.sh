@@ -34,6 +34,9 @@ echo '{"format":"meeple-game/1","rules":{},"players":2,"actions":[],"extra":1}' 
 check "unknown key" 2 '"action":-1,"message":"extra: unknown key' -- "$meeple" replay --json "$tmp/bad2.json"
 check "match table" 0 "greedy +4 .*\\[" -- "$meeple" match --bots greedy random --games 4 --seed 2
 check "match records" 0 "^4$" -- bash -c "'$meeple' match --bots random greedy --games 4 --out '$tmp/m.jsonl' >/dev/null && wc -l < '$tmp/m.jsonl' | tr -d ' '"
+"$meeple" match --bots heuristic mcts:iterations=30 --games 6 --seed 3 --jobs 1 --out "$tmp/j1.jsonl" >"$tmp/j1.txt"
+"$meeple" match --bots heuristic mcts:iterations=30 --games 6 --seed 3 --jobs 2 --out "$tmp/j2.jsonl" >"$tmp/j2.txt"
+check "match jobs give the same results" 0 "^same$" -- bash -c "cmp -s '$tmp/j1.txt' '$tmp/j2.txt' && [ \"\$(sort '$tmp/j1.jsonl')\" = \"\$(sort '$tmp/j2.jsonl')\" ] && echo same"
 check "match seats" 2 "multiple of --players" -- "$meeple" match --bots random greedy --games 3
 check "match bad mcts" 2 "unknown parameter .depth." -- "$meeple" match --bots mcts:depth=3 greedy --games 2
 check "perft" 0 "^7 +22527$" -- "$meeple" perft --seed 1 --depth 7
