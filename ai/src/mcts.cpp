@@ -59,7 +59,8 @@ namespace {
 
 constexpr size_t kBlockNodes = size_t{1} << 15;  // > kMaxActions, so one block holds any child list
 
-// Nodes handed out in blocks that never move. Each worker allocates from its own arena: no lock.
+// Nodes handed out in blocks that never move. Each worker allocates from its own arena and counts its
+// own nodes: no lock, no shared counter.
 class NodeArena {
  public:
   MctsPlayer::Node* allocate(int n) {
@@ -69,25 +70,33 @@ class NodeArena {
     }
     MctsPlayer::Node* out = blocks_.back().get() + used_;
     used_ += static_cast<size_t>(n);
+    nodes_ += n;
     return out;
   }
+  int64_t nodes() const { return nodes_; }
 
  private:
   std::vector<std::unique_ptr<MctsPlayer::Node[]>> blocks_;
   size_t used_ = 0;
+  int64_t nodes_ = 0;
 };
 
 }  // namespace
 
 struct MctsPlayer::Tree {
-  explicit Tree(int workers, const State& state) : arenas(static_cast<size_t>(workers)), root_state(state) {
+  Tree(int workers, const State& state, size_t max_nodes)
+      : arenas(static_cast<size_t>(workers)), root_state(state), max_nodes_per_worker(static_cast<int64_t>(max_nodes) / workers) {
     root = arenas[0].allocate(1);
-    allocated = 1;
+  }
+  int64_t nodes() const {
+    int64_t n = 0;
+    for (const NodeArena& a : arenas) n += a.nodes();
+    return n;
   }
   std::vector<NodeArena> arenas;  // one per worker
   Node* root;
   State root_state;
-  std::atomic<int64_t> allocated;
+  int64_t max_nodes_per_worker;  // the node cap, shared out
 };
 
 // One search: the options, the shared tree, and what each worker owns.
@@ -187,11 +196,9 @@ class MctsPlayer::Search {
 
   template <typename Init>
   bool make_children(Node& n, int worker, int count, Init&& init, bool chance) {
-    if (tree_.allocated.fetch_add(count, std::memory_order_relaxed) + count > static_cast<int64_t>(o_.max_nodes)) {
-      tree_.allocated.fetch_sub(count, std::memory_order_relaxed);
-      return false;
-    }
-    Node* children = tree_.arenas[static_cast<size_t>(worker)].allocate(count);
+    NodeArena& arena = tree_.arenas[static_cast<size_t>(worker)];
+    if (arena.nodes() + count > tree_.max_nodes_per_worker) return false;
+    Node* children = arena.allocate(count);
     int total = 0;
     for (int i = 0; i < count; ++i) {
       init(i, children[i]);
@@ -320,7 +327,7 @@ void MctsPlayer::observe(Action a) {
   if (tree_ && options_.reuse_tree) observed_.push_back(a);
 }
 
-int64_t MctsPlayer::last_nodes() const { return tree_ ? tree_->allocated.load() : 0; }
+int64_t MctsPlayer::last_nodes() const { return tree_ ? tree_->nodes() : 0; }
 
 namespace {
 
@@ -355,7 +362,7 @@ Action MctsPlayer::choose(const State& state, Budget budget) {
       }
     }
     if (node && s == state) {
-      tree = std::make_unique<Tree>(workers, state);
+      tree = std::make_unique<Tree>(workers, state, options_.max_nodes);
       copy_subtree(*node, *tree->root, *tree);
       // The root's own first visit ended at it; as a root every visit goes on to a child.
       int sum = 0;
@@ -365,7 +372,7 @@ Action MctsPlayer::choose(const State& state, Budget budget) {
     }
   }
   observed_.clear();
-  if (!tree) tree = std::make_unique<Tree>(workers, state);
+  if (!tree) tree = std::make_unique<Tree>(workers, state, options_.max_nodes);
 
   const int me = state.current_player();
   struct ChildStats {
@@ -393,17 +400,19 @@ Action MctsPlayer::choose(const State& state, Budget budget) {
     std::vector<Dealer> worlds;
     std::vector<uint64_t> seeds;
     for (int t = 0; t < trees; ++t) {
-      forest.push_back(std::make_unique<Tree>(1, state));
+      forest.push_back(std::make_unique<Tree>(1, state, options_.max_nodes));
       seeds.push_back(rng_.next());
       worlds.emplace_back(seeds.back() ^ 0x9E3779B97F4A7C15ull);
       worlds.back().shuffle(state);
     }
+    // The budget is shared out: iterations over the trees, time over the trees each worker runs in turn.
     Budget per_tree = budget;
     if (options_.determinizations > 0 && budget.iterations > 0) per_tree.iterations = std::max(1, budget.iterations / trees);
+    if (trees > workers && budget.milliseconds > 0) per_tree.milliseconds = std::max(1, budget.milliseconds * workers / trees);
     auto run_tree = [&](int t) {
       std::atomic<int> count{0};
       Search search(options_, *evaluator_, *forest[static_cast<size_t>(t)], options_.determinizations > 0 ? &worlds[static_cast<size_t>(t)] : nullptr);
-      search.run(0, seeds[static_cast<size_t>(t)], per_tree, count, start);
+      search.run(0, seeds[static_cast<size_t>(t)], per_tree, count, trees > workers ? std::chrono::steady_clock::now() : start);
     };
     if (workers == 1) {
       for (int t = 0; t < trees; ++t) run_tree(t);
@@ -469,7 +478,6 @@ void copy_subtree(const MctsPlayer::Node& from, MctsPlayer::Node& to, MctsPlayer
   if (expansion != MctsPlayer::Node::kExpanded) return;
   to.num_children = from.num_children;
   MctsPlayer::Node* children = tree.arenas[0].allocate(from.num_children);
-  tree.allocated += from.num_children;
   const MctsPlayer::Node* source = from.children.load();
   for (int i = 0; i < from.num_children; ++i) copy_subtree(source[i], children[i], tree);
   to.children.store(children);
@@ -505,8 +513,8 @@ std::string MctsPlayer::verify_tree() const {
     if (sum != expected)
       return where + ": children visited " + std::to_string(sum) + " times, expected " + std::to_string(expected);
   }
-  if (reachable != tree_->allocated.load())
-    return std::to_string(tree_->allocated.load()) + " nodes allocated but " + std::to_string(reachable) +
+  if (reachable != tree_->nodes())
+    return std::to_string(tree_->nodes()) + " nodes allocated but " + std::to_string(reachable) +
            " reachable: a node was expanded twice";
   return {};
 }

@@ -28,6 +28,7 @@ std::unique_ptr<MctsPlayer> mcts(const std::string& spec, uint64_t seed = 7) {
 // progressive widening, truncated rollouts, evaluator leaves, the win/loss reward.
 const char* const kConfigurations[] = {
     "mcts:iterations=3000",
+    "mcts:iterations=3000,leaf=rollout,c=0.7",
     "mcts:iterations=3000,threads=2",
     "mcts:iterations=2000,threads=2,parallel=root",
     "mcts:iterations=3000,worlds=6",
@@ -112,7 +113,7 @@ INSTANTIATE_TEST_SUITE_P(Mcts, EverySearch, ::testing::ValuesIn(kConfigurations)
 TEST(Mcts, EvaluatorLeafCompletesACityInALongGame) {
   Scenario sc(rules_with(2), {{"BA.C", 1}, {"BA.RFr", 10}, {"BA.Rr", 10}});
   sc.draw("BA.C");
-  auto bot = mcts("mcts:iterations=1500,leaf=eval");
+  auto bot = mcts("mcts:iterations=1500");
   EXPECT_EQ(bot->choose(sc.state), Action::place(0, -1, 2));
 }
 

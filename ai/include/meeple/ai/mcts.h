@@ -29,11 +29,12 @@ namespace meeple {
 struct MctsOptions {
   int iterations = 1000;       // simulations per move (0: no limit, then milliseconds must be set)
   int milliseconds = 0;        // time per move (0: no limit)
-  double exploration = 0.7;    // UCT constant (PUCT: the prior's weight), on rewards in [-1, 1]
+  double exploration = 0.4;    // UCT constant (PUCT: the prior's weight), on rewards in [-1, 1]
   double reward_scale = 20.0;  // score margin that counts as a clear win
   enum class Reward { kMargin, kWin } reward = Reward::kMargin;
   // Leaf value: a random game to the end, a few random turns then the evaluator, or the evaluator alone.
-  enum class Leaf { kRollout, kTruncated, kEval } leaf = Leaf::kRollout;
+  // The evaluator alone is the strongest per second measured so far (docs/strength.md).
+  enum class Leaf { kRollout, kTruncated, kEval } leaf = Leaf::kEval;
   int rollout_turns = 4;  // kTruncated: random turns before evaluating
   // Evaluator for kTruncated/kEval leaves and for priors; null: the hand-tuned heuristic.
   std::shared_ptr<const Evaluator> evaluator;
