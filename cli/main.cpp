@@ -281,7 +281,7 @@ int run_info(bool as_json) {
   json expansions = json::array();
   for (int i = 0; i < kNumExpansions; ++i) {
     const auto e = static_cast<Expansion>(1 << i);
-    expansions.push_back({{"name", expansion_name(e)}, {"implemented", (kImplementedExpansions & e) != 0}});
+    expansions.push_back({{"name", expansion_name(e)}});
   }
   info["expansions"] = expansions;
   json options = json::array();
@@ -307,7 +307,7 @@ int run_info(bool as_json) {
   }
   std::cout << "meeple " << MEEPLE_VERSION << " (records: " << kRecordFormat << ")\n"
             << "state size: " << kStateBytes << " bytes\nexpansions:";
-  for (const json& e : expansions) std::cout << " " << e["name"].get<std::string>() << (e["implemented"] ? "" : " (not yet)");
+  for (const json& e : expansions) std::cout << " " << e["name"].get<std::string>();
   std::cout << "\noptions:\n";
   for (const json& o : options) std::cout << "  " << o["name"].get<std::string>() << " = " << o["values"].dump() << "  " << o["note"].get<std::string>() << "\n";
   std::cout << "tile sets:\n";

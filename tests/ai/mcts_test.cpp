@@ -61,16 +61,13 @@ void expect_completes_the_city(const char* spec, int players) {
 TEST_P(EverySearch, CompletesACityForPointsTwoPlayers) { expect_completes_the_city(GetParam(), 2); }
 TEST_P(EverySearch, CompletesACityForPointsThreePlayers) { expect_completes_the_city(GetParam(), 3); }
 
-// The farm of B12_FarmMajority: the start's north field and BA.C's field hold one farmer each (a tie,
-// 3 points each), and seat 0 has a second farmer in the south field. Seat 0's last tile, BA.LR at (-1,0)
+// The contested farm of B12_FarmMajority (build_contested_farm): one farmer each (a tie, 3 points each),
+// and seat 0 has a second farmer in the south field. Seat 0's last tile, BA.LR at (-1,0)
 // turned 270, joins the south field to the rest (2 farmers to 1) and its cloister has 3 neighbours:
 // 3 + 4 for seat 0, 0 for seat 1. (With the win/loss reward every winning move is as good.)
 TEST_P(EverySearch, TakesAContestedFarm) {
   Scenario sc(rules_with(2), {{"BA.RFr", 1}, {"BA.C", 1}, {"BA.L", 2}, {"BA.LR", 1}});
-  sc.turn("BA.RFr", 1, 0, 0, "NL");
-  sc.turn("BA.C", 0, -1, 180, "NL");
-  sc.turn("BA.L", 0, 1, 0, "NL");
-  sc.turn("BA.L", 1, -1, 0);
+  testing::build_contested_farm(sc);
   sc.draw("BA.LR");
   auto bot = mcts(GetParam());
   while (!sc.state.is_terminal()) {

@@ -511,14 +511,12 @@ TEST(Base, B12_CityScoresThroughTwoDifferentFarms) {
 }
 
 // As above, then BA.L (1,-1) joins the two farms (tie 1-1: both score 3, the city once per farm), seat 0
-// puts a second farmer in the start's south field via BA.L (0,1), and BA.LR (-1,0) rot 270, whose field
-// wraps around its road end, joins the south field to the rest: 2 farmers to 1, seat 0 alone scores 3.
+// puts a second farmer in the start's south field via BA.L (0,1) (build_contested_farm), and BA.LR (-1,0)
+// rot 270, whose field wraps around its road end, joins the south field to the rest: 2 farmers to 1, seat 0
+// alone scores 3.
 TEST(Base, B12_FarmMajority) {
   Scenario sc(rules_with(2), {{"BA.RFr", 1}, {"BA.C", 1}, {"BA.L", 2}, {"BA.LR", 1}});
-  sc.turn("BA.RFr", 1, 0, 0, "NL");
-  sc.turn("BA.C", 0, -1, 180, "NL");
-  sc.turn("BA.L", 0, 1, 0, "NL");
-  sc.turn("BA.L", 1, -1, 0);
+  testing::build_contested_farm(sc);
   const auto tied = sc.state.final_scores_if_ended_now();
   EXPECT_EQ(tied[0], 3);
   EXPECT_EQ(tied[1], 3);

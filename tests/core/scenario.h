@@ -97,4 +97,15 @@ struct Scenario {
   int score(int player, ScoreCategory c) const { return state.score(player, c); }
 };
 
+// A 2-player board with a contested farm: the start's north field (seat 0's farmer, via BA.RFr at (1,0))
+// and BA.C's field north of the closed start city (seat 1's farmer) joined by BA.L at (1,-1): one farmer
+// each, 3 points each; seat 0 has a second farmer in the start's south field (via BA.L at (0,1)). The deck
+// must hold at least BA.RFr, BA.C and two BA.L. Seat 0 draws next.
+inline void build_contested_farm(Scenario& sc) {
+  sc.turn("BA.RFr", 1, 0, 0, "NL");
+  sc.turn("BA.C", 0, -1, 180, "NL");
+  sc.turn("BA.L", 0, 1, 0, "NL");
+  sc.turn("BA.L", 1, -1, 0);
+}
+
 }  // namespace meeple::testing

@@ -22,8 +22,6 @@ enum Expansion : uint8_t {
 };
 inline constexpr int kNumExpansions = 5;
 const char* expansion_name(Expansion e);  // "river2", ...
-// Expansions whose rules the engine plays; the others are named in records but refused for now.
-inline constexpr uint8_t kImplementedExpansions = kRiver2 | kCount | kKingRobber | kCultPlaces | kAbbeyMayor;
 
 enum class Option : uint8_t {
   kSmallCity, kCountMove, kCountBlocksEntry, kCountRedeployEmpty, kCountFinalQuarters, kChallengeOwn,
@@ -55,7 +53,7 @@ struct Rules {
   // Sets an option by name and value as in records; throws std::invalid_argument saying what is valid.
   void set_option(std::string_view name, std::string_view value);
   void set_option(std::string_view name, const std::vector<std::string>& set_values);
-  // Enables an expansion by record name; throws std::invalid_argument for unknown or unimplemented ones.
+  // Enables an expansion by record name; throws std::invalid_argument for unknown ones.
   void add_expansion(std::string_view name);
   // Throws std::invalid_argument if the combination is not playable (player count, options of absent
   // expansions are allowed and ignored).
