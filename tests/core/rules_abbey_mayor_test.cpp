@@ -224,13 +224,11 @@ TEST(AbbeyMayor, AM_A2_A3_fn11_AbbeyClosesFeaturesAndScoresAsCloister) {
   EXPECT_EQ(deploy_options(sc.state), (std::set<std::string>{"follower@C", "wagon@C"}));
   EXPECT_FALSE(sc.legal(deploy_of("follower", "W")));
   EXPECT_FALSE(sc.legal(deploy_of("mayor", "C")));
-  EXPECT_EQ(sc.score(0), 0);
-  EXPECT_EQ(sc.score(1), 0);
+  EXPECT_TRUE(scores_are(sc, {0, 0}));
   sc.apply(deploy_of("follower", "C"));
   EXPECT_EQ(sc.score(1, kCityPoints), 2 + 4);
   EXPECT_EQ(sc.score(0, kRoadPoints), 2);
-  EXPECT_EQ(sc.score(0), 2);
-  EXPECT_EQ(sc.score(1), 6);
+  EXPECT_TRUE(scores_are(sc, {2, 6}));
   const FeatureInfo south_city = feature_at(sc.state, 0, 2, "N");
   EXPECT_TRUE(south_city.complete);
   EXPECT_EQ(south_city.tiles, 2);
@@ -251,8 +249,7 @@ TEST(AbbeyMayor, AM_A2_A3_fn11_AbbeyClosesFeaturesAndScoresAsCloister) {
   Scenario incomplete = sc;
   play(sc, "BA.RFr", 1, 0, 0);
   EXPECT_EQ(sc.score(0, kCloisterPoints), 9);
-  EXPECT_EQ(sc.score(0), 11);
-  EXPECT_EQ(sc.score(1), 6);
+  EXPECT_TRUE(scores_are(sc, {11, 6}));
   EXPECT_EQ(sc.state.followers_in_supply(0), 7);
   EXPECT_EQ(sc.state.check_consistency(), "");
   // Otherwise: the last two tiles go away from the abbey (BA.L (-1,3), RFr (-2,0)); at the end the incomplete
@@ -294,10 +291,8 @@ TEST(AbbeyMayor, AM_fn15_AbbeyBoundsFarms) {
   ASSERT_TRUE(sc.state.is_terminal());
   EXPECT_TRUE(feature_at(sc.state, -1, 1, "E").complete);
   EXPECT_FALSE(sc.state.connected(root_at(sc.state, 0, 2, "NL"), root_at(sc.state, 0, 0, "SL")));
-  EXPECT_EQ(sc.score(0, kFieldPoints), 3);
-  EXPECT_EQ(sc.score(1, kFieldPoints), 6);
-  EXPECT_EQ(sc.score(0), 3);
-  EXPECT_EQ(sc.score(1), 6);
+  EXPECT_TRUE(scores_are(sc, {3, 6}, kFieldPoints));
+  EXPECT_TRUE(scores_are(sc, {3, 6}));
   EXPECT_EQ(sc.state.check_consistency(), "");
 }
 
@@ -344,11 +339,8 @@ TEST(AbbeyMayor, AM_A4_fn8_fn9_AbbeyRoundFromLeftOfLastPlacer) {
   sc.apply(deploy_of("follower", "C"));
   ASSERT_TRUE(sc.state.is_terminal());
   EXPECT_EQ(sc.score(0, kCloisterPoints), 9);
-  EXPECT_EQ(sc.score(0, kCityPoints), 2);
-  EXPECT_EQ(sc.score(1, kCityPoints), 2);
-  EXPECT_EQ(sc.score(0), 11);
-  EXPECT_EQ(sc.score(1), 2);
-  EXPECT_EQ(sc.score(2), 0);
+  EXPECT_TRUE(scores_are(sc, {2, 2}, kCityPoints));
+  EXPECT_TRUE(scores_are(sc, {11, 2, 0}));
   EXPECT_EQ(sc.state.followers_in_supply(0), 7);
   EXPECT_TRUE(sc.state.has_abbey(1));
   EXPECT_TRUE(sc.state.has_abbey(2));
@@ -366,9 +358,7 @@ TEST(AbbeyMayor, AM_A4_fn9_AbbeyRoundPlacementScoresAtOnceThenGameEnds) {
   place_abbey(sc, 0, 1, "C");
   ASSERT_TRUE(sc.state.is_terminal());
   EXPECT_EQ(sc.score(2, kCloisterPoints), 9);
-  EXPECT_EQ(sc.score(0), 2);
-  EXPECT_EQ(sc.score(1), 2);
-  EXPECT_EQ(sc.score(2), 9);
+  EXPECT_TRUE(scores_are(sc, {2, 2, 9}));
   EXPECT_TRUE(sc.state.has_abbey(0));
   EXPECT_EQ(sc.state.check_consistency(), "");
 }
@@ -379,11 +369,8 @@ TEST(AbbeyMayor, AM_A4_AbbeyEndRoundOff) {
   r.set_option("abbey_end_round", "off");
   Scenario sc = end_round_board(r);
   ASSERT_TRUE(sc.state.is_terminal());
-  EXPECT_EQ(sc.score(0, kCityPoints), 1);
-  EXPECT_EQ(sc.score(1, kCityPoints), 1);
-  EXPECT_EQ(sc.score(0), 1);
-  EXPECT_EQ(sc.score(1), 1);
-  EXPECT_EQ(sc.score(2), 0);
+  EXPECT_TRUE(scores_are(sc, {1, 1}, kCityPoints));
+  EXPECT_TRUE(scores_are(sc, {1, 1, 0}));
   EXPECT_EQ(abbeys_on_board(sc.state), 0);
   EXPECT_EQ(sc.state.check_consistency(), "");
 }
@@ -533,8 +520,7 @@ TEST(AbbeyMayor, AM_M1_fn26_fn27_MayorWithoutPennantsScoresNothing) {
   sc.apply(no_deploy());
   EXPECT_TRUE(feature_at(sc.state, 0, 0, "N").complete);
   EXPECT_EQ(feature_at(sc.state, 0, 0, "N").followers[0], 0);
-  EXPECT_EQ(sc.score(0), 0);
-  EXPECT_EQ(sc.score(1), 0);
+  EXPECT_TRUE(scores_are(sc, {0, 0}));
   EXPECT_TRUE(sc.state.in_supply(0, Figure::kMayor));
   EXPECT_EQ(sc.state.figure_node(0, kMayorSlot), -1);
   EXPECT_EQ(sc.state.check_consistency(), "");
@@ -558,8 +544,7 @@ TEST(AbbeyMayor, AM_fn1_fn39_WagonCountsAsAFollower) {
   EXPECT_EQ(feature_at(sc.state, -1, -1, "E").followers[0], 1);
   play(sc, "BA.C", 1, -1, 270, "W");            // 4 s1 knight
   play(sc, "BA.Ccc", 0, -1, 180);               // 5 s0
-  EXPECT_EQ(sc.score(0, kCityPoints), 8);
-  EXPECT_EQ(sc.score(1, kCityPoints), 8);
+  EXPECT_TRUE(scores_are(sc, {8, 8}, kCityPoints));
   EXPECT_EQ(sc.state.phase(), Phase::kDraw);  // no wagon decision: nothing adjacent
   EXPECT_EQ(sc.state.turn_player(), 1);
   EXPECT_TRUE(sc.state.in_supply(0, Figure::kWagon));
@@ -1025,8 +1010,7 @@ void merged_farm(Scenario& sc) {
   const FeatureInfo m = feature_at(sc.state, 1, 0, "NL");
   EXPECT_EQ(m.followers[0], 2);
   EXPECT_EQ(m.followers[1], 1);
-  EXPECT_EQ(sc.score(0), 0);
-  EXPECT_EQ(sc.score(1), 0);
+  EXPECT_TRUE(scores_are(sc, {0, 0}));
 }
 
 // F2, [AM fn 47, 50 (its rule text)], F5: seat 1's barn on M (corner of (2,0), (3,0), (2,1) and (3,1), placed
@@ -1044,11 +1028,9 @@ TEST(AbbeyMayor, AM_F2_fn47_BarnScoresFarmersAtOnce) {
   sc.apply(deploy_of("barn", "NW"));
   decline_abbey_round(sc);
   ASSERT_TRUE(sc.state.is_terminal());
-  EXPECT_EQ(sc.score(0, kFieldPoints), 6);
-  EXPECT_EQ(sc.score(1, kFieldPoints), 0);
+  EXPECT_TRUE(scores_are(sc, {6, 0}, kFieldPoints));
   EXPECT_EQ(sc.score(1, kBonusPoints), 8);
-  EXPECT_EQ(sc.score(0), 6);
-  EXPECT_EQ(sc.score(1), 8);
+  EXPECT_TRUE(scores_are(sc, {6, 8}));
   EXPECT_EQ(sc.state.followers_in_supply(0), 7);
   EXPECT_EQ(sc.state.followers_in_supply(1), 7);
   ASSERT_GE(sc.state.figure_node(1, kBarnSlot), 0);
@@ -1092,23 +1074,20 @@ TEST(AbbeyMayor, AM_F4_fn53_JoiningFarmersToBarnFarm) {
   play(sc, "BA.L", 4, 0, 0);                // 9 s0
   play(sc, "BA.L", 4, 1, 0, "NW", "barn");  // 10 s1: barn on A
   EXPECT_FALSE(sc.state.connected(root_at(sc.state, 2, 0, "NL"), root_at(sc.state, 4, 0, "NL")));
-  EXPECT_EQ(sc.score(0), 0);
-  EXPECT_EQ(sc.score(1), 0);
+  EXPECT_TRUE(scores_are(sc, {0, 0}));
   sc.draw("BA.LR");                         // 11 s0
   sc.place(3, -1, 0);
   EXPECT_FALSE(sc.legal(deploy_of("follower", "NL")));
   EXPECT_TRUE(sc.legal(deploy_of("follower", "C")));
   sc.apply(no_deploy());
   EXPECT_TRUE(sc.state.connected(root_at(sc.state, 2, 0, "NL"), root_at(sc.state, 4, 0, "NL")));
-  EXPECT_EQ(sc.score(0, kFieldPoints), 2);
-  EXPECT_EQ(sc.score(1, kFieldPoints), 0);
+  EXPECT_TRUE(scores_are(sc, {2, 0}, kFieldPoints));
   EXPECT_EQ(sc.state.followers_in_supply(0), 7);
   EXPECT_EQ(sc.state.followers_in_supply(1), 7);
   decline_abbey_round(sc);
   ASSERT_TRUE(sc.state.is_terminal());
   EXPECT_EQ(sc.score(1, kBonusPoints), 8);
-  EXPECT_EQ(sc.score(0), 2);
-  EXPECT_EQ(sc.score(1), 8);
+  EXPECT_TRUE(scores_are(sc, {2, 8}));
   EXPECT_EQ(sc.state.check_consistency(), "");
 }
 
@@ -1273,8 +1252,7 @@ TEST(AbbeyMayor, AM_fn57_fn58_PigHerdAndTheBarn) {
     play(sc, "BA.C", 3, -1, 180);             // 12 s1
     play(sc, "BA.C", 0, -1, 90);              // 13 s0
     play(sc, "BA.C", 2, -1, 270);             // 14 s1
-    EXPECT_EQ(sc.score(0), 0);
-    EXPECT_EQ(sc.score(1), 0);
+    EXPECT_TRUE(scores_are(sc, {0, 0}));
     play(sc, "BA.L", 3, -2, 0, "SW", "barn");  // 15 s0, the last tile
     EXPECT_EQ(sc.score(1, kFieldPoints), 8);
     EXPECT_EQ(sc.state.followers_in_supply(1), 7);
@@ -1368,10 +1346,8 @@ TEST(AbbeyMayor, AM_fn48_MarketFollowerJoinsTheBarnPlacementScoring) {
   EXPECT_TRUE(sc.legal(redeploy_to("market", -2, -2, "NL")));
   sc.apply(redeploy_to("market", 0, -1, "NL"));  // any tile of the farm
   if (sc.state.phase() == Phase::kRedeploy) sc.apply(redeploy_pass());
-  EXPECT_EQ(sc.score(0, kFieldPoints), 3);
-  EXPECT_EQ(sc.score(1, kFieldPoints), 3);
-  EXPECT_EQ(sc.score(0), 5);
-  EXPECT_EQ(sc.score(1), 3);
+  EXPECT_TRUE(scores_are(sc, {3, 3}, kFieldPoints));
+  EXPECT_TRUE(scores_are(sc, {5, 3}));
   EXPECT_EQ(sc.state.followers_in_quarter(1, kMarket), 0);
   EXPECT_EQ(sc.state.followers_in_supply(1), 7);
   EXPECT_EQ(sc.state.followers_in_supply(0), 7);
@@ -1395,8 +1371,7 @@ TEST(AbbeyMayor, AM_fn54_MarketFollowerAtAFarmJoinScoresOnePerCity) {
   play(sc, "BA.L", -2, -2, 0);                      // 4 s1
   play(sc, "BA.RFr", 1, -2, 90, "SW", "barn");      // 5 s0: barn on the top field, nobody scored
   if (sc.state.phase() == Phase::kRedeploy) sc.apply(redeploy_pass());  // (an empty barn farm: seat 1 keeps it)
-  EXPECT_EQ(sc.score(0), 2);
-  EXPECT_EQ(sc.score(1), 0);
+  EXPECT_TRUE(scores_are(sc, {2, 0}));
   EXPECT_EQ(sc.state.followers_in_quarter(1, kMarket), 1);
   ASSERT_EQ(sc.state.phase(), Phase::kDraw);
   sc.draw("BA.LR");                                 // 6 s1, the last tile
@@ -1406,8 +1381,7 @@ TEST(AbbeyMayor, AM_fn54_MarketFollowerAtAFarmJoinScoresOnePerCity) {
   EXPECT_EQ(sc.state.current_player(), 1);
   sc.apply(redeploy_to("market", 2, 0, "NL"));
   if (sc.state.phase() == Phase::kRedeploy) sc.apply(redeploy_pass());
-  EXPECT_EQ(sc.score(0, kFieldPoints), 1);
-  EXPECT_EQ(sc.score(1, kFieldPoints), 1);
+  EXPECT_TRUE(scores_are(sc, {1, 1}, kFieldPoints));
   EXPECT_EQ(sc.state.followers_in_quarter(1, kMarket), 0);
   EXPECT_EQ(sc.state.followers_in_supply(1), 7);
   EXPECT_EQ(sc.state.followers_in_supply(0), 7);

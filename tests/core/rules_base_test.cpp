@@ -64,8 +64,7 @@ TEST(Base, B2_DrawPlaceDeployThenScore) {
   EXPECT_EQ(sc.score(0, kCityPoints), 0);  // not scored before the deploy decision
   sc.deploy("S");
   EXPECT_EQ(sc.score(0, kCityPoints), 4);
-  EXPECT_EQ(sc.score(0), 4);
-  EXPECT_EQ(sc.score(1), 0);
+  EXPECT_TRUE(scores_are(sc, {4, 0}));
   EXPECT_EQ(sc.state.followers_in_supply(0), 7);
   EXPECT_EQ(sc.state.phase(), Phase::kDraw);
   EXPECT_EQ(sc.state.turn_player(), 1);
@@ -145,8 +144,7 @@ TEST(Base, B4_DiscardingTheLastTileEndsTheGame) {
   sc.draw("BA.Cccc+");
   EXPECT_EQ(sc.state.discarded(), 1);
   EXPECT_TRUE(sc.state.is_terminal());
-  EXPECT_EQ(sc.score(0), 4);
-  EXPECT_EQ(sc.score(1), 0);
+  EXPECT_TRUE(scores_are(sc, {4, 0}));
 }
 
 // ---- B5 Deployment -------------------------------------------------------------------------------------
@@ -247,8 +245,7 @@ TEST(Base, B6_RoadClosedByJunctionAndCityScoresOnePerTile) {
   EXPECT_EQ(sc.state.followers_in_supply(0), 6);
   sc.turn("BA.CccR", -1, 0, 270);
   EXPECT_EQ(sc.score(0, kRoadPoints), 3);
-  EXPECT_EQ(sc.score(0), 3);
-  EXPECT_EQ(sc.score(1), 0);
+  EXPECT_TRUE(scores_are(sc, {3, 0}));
   EXPECT_EQ(sc.state.followers_in_supply(0), 7);
 }
 
@@ -408,8 +405,7 @@ TEST(Base, B9_TiedPlayersBothScore) {
   sc.turn("BA.Rr", -1, 0, 270);
   EXPECT_EQ(sc.score(0) + sc.score(1), 0);
   sc.turn("BA.Rr", -1, 1, 180);
-  EXPECT_EQ(sc.score(0, kRoadPoints), 6);
-  EXPECT_EQ(sc.score(1, kRoadPoints), 6);
+  EXPECT_TRUE(scores_are(sc, {6, 6}, kRoadPoints));
   EXPECT_EQ(sc.state.followers_in_supply(0), 7);
   EXPECT_EQ(sc.state.followers_in_supply(1), 7);
 }
@@ -422,8 +418,7 @@ TEST(Base, B9_CompletedFeatureWithoutFollowersScoresNobody) {
   EXPECT_EQ(city.kind, SegmentKind::kCity);
   EXPECT_TRUE(city.complete);
   EXPECT_EQ(city.tiles, 2);
-  EXPECT_EQ(sc.score(0), 0);
-  EXPECT_EQ(sc.score(1), 0);
+  EXPECT_TRUE(scores_are(sc, {0, 0}));
 }
 
 // ---- B10 Farmers ---------------------------------------------------------------------------------------
@@ -480,8 +475,7 @@ TEST(Base, B12_ThreePerCompletedCityIncompleteCitiesDoNotCount) {
   sc.turn("BA.C", 0, -2, 0);
   ASSERT_TRUE(sc.state.is_terminal());
   EXPECT_EQ(sc.score(0, kFieldPoints), 3);
-  EXPECT_EQ(sc.score(0), 3);
-  EXPECT_EQ(sc.score(1), 0);
+  EXPECT_TRUE(scores_are(sc, {3, 0}));
 }
 
 // BA.CFC (0,-1) rot 0 has two separate cities and one field touching both. Its S city closes the start
@@ -504,10 +498,8 @@ TEST(Base, B12_CityScoresThroughTwoDifferentFarms) {
   sc.turn("BA.RFr", 1, 0, 0, "NL");
   sc.turn("BA.C", 0, -1, 180, "NL");
   ASSERT_TRUE(sc.state.is_terminal());
-  EXPECT_EQ(sc.score(0, kFieldPoints), 3);
-  EXPECT_EQ(sc.score(1, kFieldPoints), 3);
-  EXPECT_EQ(sc.score(0), 3);
-  EXPECT_EQ(sc.score(1), 3);
+  EXPECT_TRUE(scores_are(sc, {3, 3}, kFieldPoints));
+  EXPECT_TRUE(scores_are(sc, {3, 3}));
 }
 
 // As above, then BA.L (1,-1) joins the two farms (tie 1-1: both score 3, the city once per farm), seat 0
@@ -522,10 +514,8 @@ TEST(Base, B12_FarmMajority) {
   EXPECT_EQ(tied[1], 3);
   sc.turn("BA.LR", -1, 0, 270);
   ASSERT_TRUE(sc.state.is_terminal());
-  EXPECT_EQ(sc.score(0, kFieldPoints), 3);
-  EXPECT_EQ(sc.score(1, kFieldPoints), 0);
-  EXPECT_EQ(sc.score(0), 3);
-  EXPECT_EQ(sc.score(1), 0);
+  EXPECT_TRUE(scores_are(sc, {3, 0}, kFieldPoints));
+  EXPECT_TRUE(scores_are(sc, {3, 0}));
   EXPECT_EQ(sc.state.check_consistency(), "");
 }
 
@@ -548,9 +538,7 @@ TEST(Base, B13_WinnersAndTies) {
   sc.turn("BA.L", 0, 1, 0, "C");
   sc.turn("BA.RFr", -1, 0, 0);
   ASSERT_TRUE(sc.state.is_terminal());
-  EXPECT_EQ(sc.score(0), 4);
-  EXPECT_EQ(sc.score(1), 3);
-  EXPECT_EQ(sc.score(2), 4);
+  EXPECT_TRUE(scores_are(sc, {4, 3, 4}));
   const auto w = sc.state.winners();
   EXPECT_TRUE(w[0]);
   EXPECT_FALSE(w[1]);

@@ -294,8 +294,7 @@ TEST(Count, C3_DeployWhenOthersScoredAndPlacerDidNot) {
   ASSERT_EQ(sc.state.phase(), Phase::kCountDeploy);
   EXPECT_EQ(sc.state.current_player(), 1);
   EXPECT_EQ(sc.state.turn_player(), 1);
-  EXPECT_EQ(sc.score(0), 2);
-  EXPECT_EQ(sc.score(1), 0);
+  EXPECT_TRUE(scores_are(sc, {2, 0}));
   EXPECT_EQ(sc.state.followers_in_supply(0), 7);  // scoring came first: the thief is back
   EXPECT_EQ(legal_count(sc.state), 17);  // pass + 4 quarters x (Count stays or goes to one of the 3 others)
   for (const char* q : {"castle", "market", "blacksmith", "cathedral"}) EXPECT_TRUE(sc.legal(count_deploy(q))) << q;
@@ -330,8 +329,7 @@ TEST(Count, C3_NoDeployWhenPlacerAlsoScored) {
   sc.turn("BA.LR", 1, 2, 0, "S");
   sc.turn("BA.Rr", 1, 3, 90);
   sc.turn("BA.Rr", 0, 3, 180);
-  EXPECT_EQ(sc.score(0, kRoadPoints), 5);
-  EXPECT_EQ(sc.score(1, kRoadPoints), 5);
+  EXPECT_TRUE(scores_are(sc, {5, 5}, kRoadPoints));
   EXPECT_EQ(sc.state.phase(), Phase::kDraw);
   EXPECT_EQ(sc.state.turn_player(), 0);
   EXPECT_EQ(in_city(sc.state, 1), 0);
@@ -510,8 +508,7 @@ TEST(Count, C5_FollowersInTheCountsQuarterCannotLeave) {
   EXPECT_EQ(legal_count(sc.state), 2);  // pass, or the blacksmith follower onto the road
   sc.apply(redeploy("blacksmith", -2, 2, "E"));
   // The road: seat 0 1, seat 1 1: both score 2; seat 1 scored, so no Count deploy.
-  EXPECT_EQ(sc.score(0), 6);
-  EXPECT_EQ(sc.score(1), 2);
+  EXPECT_TRUE(scores_are(sc, {6, 2}));
   EXPECT_EQ(sc.state.followers_in_quarter(1, kCastle), 1);
   EXPECT_EQ(sc.state.followers_in_quarter(1, kBlacksmith), 0);
   EXPECT_EQ(sc.state.followers_in_supply(1), 6);
@@ -562,9 +559,7 @@ TEST(Count, C6_LapStartsLeftOfThePlacerAndRedeployedMajorityWins) {
   ASSERT_EQ(sc.state.phase(), Phase::kRedeploy);
   EXPECT_EQ(sc.state.current_player(), 0);  // the placer last
   sc.apply(redeploy_pass());
-  EXPECT_EQ(sc.score(0), 4);
-  EXPECT_EQ(sc.score(1), 8);
-  EXPECT_EQ(sc.score(2), 2);
+  EXPECT_TRUE(scores_are(sc, {4, 8, 2}));
   EXPECT_EQ(sc.state.followers_in_supply(1), 7);
   EXPECT_EQ(sc.state.followers_in_supply(2), 6);  // the knight is back, one follower still in the castle
   EXPECT_EQ(sc.state.followers_in_quarter(2, kCastle), 1);
@@ -589,9 +584,7 @@ TEST(Count, C6_CKR_fn30_OneLapOnlyThePlacerLast) {
   ASSERT_EQ(sc.state.current_player(), 0);
   EXPECT_EQ(sc.score(2), 2);
   sc.apply(redeploy("castle", -2, 3, "N"));
-  EXPECT_EQ(sc.score(0), 4);
-  EXPECT_EQ(sc.score(1), 2);
-  EXPECT_EQ(sc.score(2), 8);
+  EXPECT_TRUE(scores_are(sc, {4, 2, 8}));
   EXPECT_EQ(sc.state.followers_in_quarter(1, kCastle), 1);
   EXPECT_EQ(sc.state.followers_in_supply(1), 6);
   EXPECT_EQ(sc.state.followers_in_supply(0), 7);
@@ -668,9 +661,7 @@ TEST(Count, C6_CKR_fn20_RedeployEmptyOffNeedsAnOccupiedFeature) {
   EXPECT_TRUE(sc.state.feature(edge_node(sc.state, -2, 3, "N")).complete);
   EXPECT_EQ(sc.state.phase(), Phase::kDraw);
   EXPECT_EQ(sc.state.turn_player(), 1);
-  EXPECT_EQ(sc.score(0), 4);
-  EXPECT_EQ(sc.score(1), 2);
-  EXPECT_EQ(sc.score(2), 2);
+  EXPECT_TRUE(scores_are(sc, {4, 2, 2}));
   EXPECT_EQ(sc.state.followers_in_quarter(1, kCastle), 2);
   // With the option off an occupied city is still open to them.
   Scenario occupied = three_players_in_castle(true, {{"count_redeploy_empty", "off"}});
@@ -749,15 +740,13 @@ TEST(Count, CKR_fn15_fn22_DeployComesAfterScoringAndUsingTheCityProfits) {
     EXPECT_EQ(sc.state.feature(edge_node(sc.state, -3, -2, "E")).followers[0], 1);
     if (use) {
       sc.apply(redeploy("blacksmith", -3, -2, "E"));
-      EXPECT_EQ(sc.score(0), 4);
-      EXPECT_EQ(sc.score(1), 2);
+      EXPECT_TRUE(scores_are(sc, {4, 2}));
       EXPECT_EQ(sc.state.followers_in_supply(1), 7);
       EXPECT_EQ(sc.state.phase(), Phase::kDraw);
       EXPECT_EQ(sc.state.turn_player(), 0);
     } else {
       sc.apply(redeploy_pass());
-      EXPECT_EQ(sc.score(0), 4);
-      EXPECT_EQ(sc.score(1), 0);
+      EXPECT_TRUE(scores_are(sc, {4, 0}));
       ASSERT_EQ(sc.state.phase(), Phase::kCountDeploy);
       EXPECT_EQ(sc.state.followers_in_supply(0), 7);
       sc.apply(count_deploy("blacksmith"));
@@ -824,8 +813,7 @@ TEST(Count, C8_CKR_fn2_RingFarmCountsCapCityAndTheCity) {
   sc.turn("BA.C", -2, 2, 0);
   ASSERT_TRUE(sc.state.is_terminal());
   EXPECT_EQ(sc.score(0, kFieldPoints), 6);
-  EXPECT_EQ(sc.score(0), 6);
-  EXPECT_EQ(sc.score(1), 0);
+  EXPECT_TRUE(scores_are(sc, {6, 0}));
 }
 
 // [CKR fn 40] (King & Robber) Seat 0 closes CO.9's cap (2 tiles, knight: 4) and takes the King: the City of
@@ -871,9 +859,7 @@ Scenario final_board(const std::vector<std::pair<const char*, const char*>>& opt
 TEST(Count, C9_CKR_fn29_fn31_FinalRedeployRoundRobin) {
   Scenario sc = final_board();
   ASSERT_EQ(sc.state.phase(), Phase::kFinalRedeploy);
-  EXPECT_EQ(sc.score(0), 4);
-  EXPECT_EQ(sc.score(1), 2);
-  EXPECT_EQ(sc.score(2), 4);
+  EXPECT_TRUE(scores_are(sc, {4, 2, 4}));
   EXPECT_EQ(sc.state.current_player(), 1);
   EXPECT_TRUE(sc.legal(redeploy("castle", -2, 1, "S")));
   EXPECT_FALSE(sc.legal(redeploy("castle", -1, -1, "NL")));  // castle: cities only
@@ -948,8 +934,7 @@ TEST(Count, C9_CountsQuarterStaysBlockedAtTheEnd) {
   EXPECT_EQ(legal_count(sc.state), 1 + 3);  // pass, or the market follower onto one of the 3 ring farms
   sc.apply(redeploy("market", 0, -1, "NL"));
   ASSERT_TRUE(sc.state.is_terminal());
-  EXPECT_EQ(sc.score(0), 4);
-  EXPECT_EQ(sc.score(1), 3);
+  EXPECT_TRUE(scores_are(sc, {4, 3}));
   EXPECT_EQ(sc.state.followers_in_quarter(1, kCastle), 1);
 }
 
@@ -1021,8 +1006,7 @@ TEST(Count, CKR_fn11_MayorAndWagonIntoQuartersButNeverTheBarn) {
   EXPECT_FALSE(sc.legal(count_deploy_figure("barn", "castle")));
   EXPECT_TRUE(sc.state.in_supply(1, Figure::kBarn));
   sc.apply(count_pass());
-  EXPECT_EQ(sc.score(0), 6);
-  EXPECT_EQ(sc.score(1), 0);
+  EXPECT_TRUE(scores_are(sc, {6, 0}));
   EXPECT_EQ(sc.state.check_consistency(), "");
 }
 
@@ -1239,8 +1223,7 @@ TEST(Count, C3_A4_AbbeyRoundPlacementTriggersTheDeployBeforeTheFinalRedeploy) {
   sc.apply(redeploy("blacksmith", 0, 1, "S"));
   ASSERT_TRUE(sc.state.is_terminal());
   EXPECT_EQ(sc.score(0, kRoadPoints), 1);
-  EXPECT_EQ(sc.score(0), 1);
-  EXPECT_EQ(sc.score(1), 1);
+  EXPECT_TRUE(scores_are(sc, {1, 1}));
   EXPECT_EQ(sc.state.check_consistency(), "");
 }
 
@@ -1264,8 +1247,7 @@ Scenario barn_board(int spare) {
 TEST(Count, CKR_fn12_AM_fn50_BarnPlacementThatScoresAnotherPlayerTriggersTheDeploy) {
   Scenario sc = barn_board(1);
   EXPECT_EQ(sc.score(0, kFieldPoints), 3);
-  EXPECT_EQ(sc.score(0), 3);
-  EXPECT_EQ(sc.score(1), 0);
+  EXPECT_TRUE(scores_are(sc, {3, 0}));
   EXPECT_EQ(sc.state.followers_in_supply(0), 7);
   ASSERT_GE(sc.state.figure_node(1, kBarnSlot), 0);  // the barn stays
   EXPECT_TRUE(sc.state.connected(sc.state.figure_node(1, kBarnSlot), field_node(sc.state, -2, -1, "NL")));
@@ -1336,10 +1318,8 @@ TEST(Count, CKR_fn28_AM_fn48_MarketFollowerMovesBeforeABarnPlacementScoresFarmer
     EXPECT_EQ(legal_count(sc.state), 2);  // pass, or the market follower onto the barn's farm
     if (use) {
       sc.apply(redeploy("market", 1, -2, "SL"));
-      EXPECT_EQ(sc.score(0, kFieldPoints), 3);
-      EXPECT_EQ(sc.score(1, kFieldPoints), 3);
-      EXPECT_EQ(sc.score(0), 5);
-      EXPECT_EQ(sc.score(1), 3);
+      EXPECT_TRUE(scores_are(sc, {3, 3}, kFieldPoints));
+      EXPECT_TRUE(scores_are(sc, {5, 3}));
       EXPECT_EQ(sc.state.followers_in_supply(1), 7);
       EXPECT_EQ(sc.state.followers_in_quarter(1, kMarket), 0);
       EXPECT_EQ(sc.state.phase(), Phase::kDraw);
@@ -1347,8 +1327,7 @@ TEST(Count, CKR_fn28_AM_fn48_MarketFollowerMovesBeforeABarnPlacementScoresFarmer
     } else {
       sc.apply(redeploy_pass());
       EXPECT_EQ(sc.score(0, kFieldPoints), 3);
-      EXPECT_EQ(sc.score(0), 5);
-      EXPECT_EQ(sc.score(1), 0);
+      EXPECT_TRUE(scores_are(sc, {5, 0}));
       EXPECT_EQ(sc.state.followers_in_quarter(1, kMarket), 1);
       ASSERT_EQ(sc.state.phase(), Phase::kCountDeploy);
       EXPECT_EQ(sc.state.current_player(), 1);
@@ -1398,8 +1377,7 @@ TEST(Count, CKR_fn27_AM_fn54_MarketFollowerOntoAFarmJoinedToABarn) {
     EXPECT_EQ(legal_count(sc.state), 2);
     if (use) {
       sc.apply(redeploy("market", 2, 0, "NL"));
-      EXPECT_EQ(sc.score(0, kFieldPoints), 2);
-      EXPECT_EQ(sc.score(1, kFieldPoints), 2);
+      EXPECT_TRUE(scores_are(sc, {2, 2}, kFieldPoints));
       EXPECT_EQ(sc.score(0), 4 + 2);
       EXPECT_EQ(sc.score(1), 2 + 2);
       EXPECT_EQ(sc.state.followers_in_quarter(0, kMarket), 0);

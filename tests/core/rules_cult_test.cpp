@@ -130,8 +130,7 @@ TEST(Cult, S1_ShrineScoresLikeCloister) {
   sc.turn("BA.RFr", 1, 2, 0);
   EXPECT_TRUE(building(sc, 0, 1).complete);
   EXPECT_EQ(sc.score(0, kCloisterPoints), 9);
-  EXPECT_EQ(sc.score(0), 9);
-  EXPECT_EQ(sc.score(1), 0);
+  EXPECT_TRUE(scores_are(sc, {9, 0}));
   EXPECT_EQ(sc.state.followers_in_supply(0), 7);
   EXPECT_EQ(occupants(building(sc, 0, 1)), 0);
   EXPECT_FALSE(sc.state.is_terminal());
@@ -149,10 +148,8 @@ TEST(Cult, S1_IncompleteShrineScoresOnePlusNeighboursAtEnd) {
   sc.turn("BA.RFr", 1, 0, 0);
   sc.turn("BA.RFr", 2, 0, 0);
   ASSERT_TRUE(sc.state.is_terminal());
-  EXPECT_EQ(sc.score(0, kCloisterPoints), 4);
-  EXPECT_EQ(sc.score(1, kCloisterPoints), 5);
-  EXPECT_EQ(sc.score(0), 4);
-  EXPECT_EQ(sc.score(1), 5);
+  EXPECT_TRUE(scores_are(sc, {4, 5}, kCloisterPoints));
+  EXPECT_TRUE(scores_are(sc, {4, 5}));
   EXPECT_EQ(sc.state.check_consistency(), "");
 }
 
@@ -314,8 +311,7 @@ TEST(Cult, S3_UnoccupiedNeighbourNoChallenge) {
     sc.turn("BA.RFr", 0, 2, 0);
     sc.turn("BA.RFr", 1, 2, 0);  // K complete, empty
     EXPECT_TRUE(building(sc, 0, 1).complete);
-    EXPECT_EQ(sc.score(0), 0);
-    EXPECT_EQ(sc.score(1), 0);
+    EXPECT_TRUE(scores_are(sc, {0, 0}));
     EXPECT_EQ(sc.state.followers_in_supply(1), 6);
     EXPECT_EQ(building(sc, 1, 1).followers[1], 1);
     EXPECT_EQ(sc.state.check_consistency(), "");
@@ -428,8 +424,7 @@ TEST(Cult, S4_HS_fn16_fn18_CloisterCompletedFirstWins) {
   ASSERT_EQ(sc.state.turn_player(), 1);
   sc.turn("BA.RFr", 1, 2, 0);
   EXPECT_EQ(sc.score(0, kCloisterPoints), 9);
-  EXPECT_EQ(sc.score(0), 9);
-  EXPECT_EQ(sc.score(1), 0);
+  EXPECT_TRUE(scores_are(sc, {9, 0}));
   EXPECT_EQ(sc.state.followers_in_supply(0), 7);
   EXPECT_EQ(sc.state.followers_in_supply(1), 7);
   expect_no_challenge(sc, 0, 1, 1, 1);
@@ -468,10 +463,8 @@ TEST(Cult, S4_HS_fn14_CompletedBySameTileBothScore) {
   EXPECT_EQ(sc.state.tile(sc.state.tile_at(1, 1)).around, 7);
   ASSERT_EQ(sc.state.turn_player(), 0);
   sc.turn("BA.RFr", 1, 2, 0);
-  EXPECT_EQ(sc.score(0, kCloisterPoints), 9);
-  EXPECT_EQ(sc.score(1, kCloisterPoints), 9);
-  EXPECT_EQ(sc.score(0), 9);
-  EXPECT_EQ(sc.score(1), 9);
+  EXPECT_TRUE(scores_are(sc, {9, 9}, kCloisterPoints));
+  EXPECT_TRUE(scores_are(sc, {9, 9}));
   EXPECT_EQ(sc.state.followers_in_supply(0), 7);
   EXPECT_EQ(sc.state.followers_in_supply(1), 7);
   expect_no_challenge(sc, 0, 1, 1, 1);
@@ -491,10 +484,8 @@ TEST(Cult, S4_UnresolvedAtEndBothScoreAsIncomplete) {
     EXPECT_FALSE(sc.state.is_terminal());
     sc.turn("BA.RFr", 2, 0, 0);
     ASSERT_TRUE(sc.state.is_terminal());
-    EXPECT_EQ(sc.score(0, kCloisterPoints), 4);
-    EXPECT_EQ(sc.score(1, kCloisterPoints), 5);
-    EXPECT_EQ(sc.score(0), 4);
-    EXPECT_EQ(sc.score(1), 5);
+    EXPECT_TRUE(scores_are(sc, {4, 5}, kCloisterPoints));
+    EXPECT_TRUE(scores_are(sc, {4, 5}));
     expect_no_challenge(sc, 0, 1, 1, 1);
     EXPECT_EQ(sc.state.check_consistency(), "");
   }
@@ -510,8 +501,7 @@ TEST(Cult, S4_HS_fn21_LoserBuildingStaysEmptyAndScoresNothingAtEnd) {
   ASSERT_TRUE(sc.state.is_terminal());
   EXPECT_EQ(occupants(building(sc, 1, 1)), 0);
   expect_no_challenge(sc, 0, 1, 1, 1);
-  EXPECT_EQ(sc.score(0), 9);
-  EXPECT_EQ(sc.score(1), 0);
+  EXPECT_TRUE(scores_are(sc, {9, 0}));
   EXPECT_EQ(sc.state.followers_in_supply(0), 7);
   EXPECT_EQ(sc.state.followers_in_supply(1), 7);
   EXPECT_EQ(sc.state.check_consistency(), "");
@@ -588,8 +578,7 @@ TEST(Cult, HouseRule_WinnerTakesBoth) {
     sc.turn("BA.RFr", 1, 2, 0);
     EXPECT_EQ(sc.score(0, kCloisterPoints), 9);
     EXPECT_EQ(sc.score(0, kBonusPoints), 6);
-    EXPECT_EQ(sc.score(0), 15);
-    EXPECT_EQ(sc.score(1), 0);
+    EXPECT_TRUE(scores_are(sc, {15, 0}));
     EXPECT_EQ(sc.state.followers_in_supply(0), 7);
     EXPECT_EQ(sc.state.followers_in_supply(1), 7);
     expect_no_challenge(sc, 0, 1, 1, 1);
@@ -601,12 +590,9 @@ TEST(Cult, HouseRule_WinnerTakesBoth) {
 TEST(Cult, HouseRule_SameTileCompletionNeverEighteen) {
   Scenario sc = both_before_last_tile(cult_rules("shrine_house_rule", "winner_takes_both"));
   sc.turn("BA.RFr", 1, 2, 0);
-  EXPECT_EQ(sc.score(0, kCloisterPoints), 9);
-  EXPECT_EQ(sc.score(1, kCloisterPoints), 9);
-  EXPECT_EQ(sc.score(0, kBonusPoints), 0);
-  EXPECT_EQ(sc.score(1, kBonusPoints), 0);
-  EXPECT_EQ(sc.score(0), 9);
-  EXPECT_EQ(sc.score(1), 9);
+  EXPECT_TRUE(scores_are(sc, {9, 9}, kCloisterPoints));
+  EXPECT_TRUE(scores_are(sc, {0, 0}, kBonusPoints));
+  EXPECT_TRUE(scores_are(sc, {9, 9}));
   EXPECT_EQ(sc.state.check_consistency(), "");
 }
 

@@ -679,10 +679,8 @@ TEST(KingRobber, K3_EndBonusPerCompletedCityAndRoad) {
   sc.turn("BA.LR", 0, 2, 180);       // T7 seat 0: road 2, 2 tiles; last tile
   ASSERT_TRUE(sc.state.is_terminal());
   EXPECT_EQ(sc.state.robber(), 1);
-  EXPECT_EQ(sc.score(0, kBonusPoints), 2);
-  EXPECT_EQ(sc.score(1, kBonusPoints), 2);
-  EXPECT_EQ(sc.score(0), 6);
-  EXPECT_EQ(sc.score(1), 5);
+  EXPECT_TRUE(scores_are(sc, {2, 2}, kBonusPoints));
+  EXPECT_TRUE(scores_are(sc, {6, 5}));
 
   // The same game without King & Robber: no bonus.
   Scenario plain(rules_with(2), deck);

@@ -97,6 +97,23 @@ struct Scenario {
   int score(int player, ScoreCategory c) const { return state.score(player, c); }
 };
 
+// Seats 0, 1, ... have these scores (totals, or one category): EXPECT_TRUE(scores_are(sc, {4, 0}, kCityPoints)).
+inline ::testing::AssertionResult scores_are(const Scenario& sc, std::initializer_list<int> want, int category = -1) {
+  std::string got_text, want_text;
+  bool same = true;
+  int p = 0;
+  for (int w : want) {
+    const int got = category < 0 ? sc.state.score(p) : sc.state.score(p, category);
+    same = same && got == w;
+    got_text += (p ? ", " : "") + std::to_string(got);
+    want_text += (p ? ", " : "") + std::to_string(w);
+    ++p;
+  }
+  if (same) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << (category < 0 ? "scores" : std::string(category_name(category)) + " points")
+                                       << " of seats 0.. are {" << got_text << "}, expected {" << want_text << "}";
+}
+
 // A 2-player board with a contested farm: the start's north field (seat 0's farmer, via BA.RFr at (1,0))
 // and BA.C's field north of the closed start city (seat 1's farmer) joined by BA.L at (1,-1): one farmer
 // each, 3 points each; seat 0 has a second farmer in the start's south field (via BA.L at (0,1)). The deck
