@@ -6,19 +6,17 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
-#include <mutex>
 #include <iostream>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "meeple/ai/match.h"
 #include "meeple/ai/player.h"
 #include "meeple/perft.h"
 #include "meeple/random.h"
 #include "meeple/record.h"
 
-#include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
 
 using nlohmann::json;
 using namespace meeple;
@@ -101,24 +99,6 @@ struct SeatStats {
   std::array<double, kNumCategories> categories{};
 };
 
-// One game: seat p played by bots[p]; the dealer's seed fixes the tile order, so games with the same
-// seed and seats swapped are paired. Sets `record_line` to the game's record when given.
-State play_game(const Rules& rules, const std::vector<std::string>& bots, uint64_t seed, std::string* record_line) {
-  std::vector<std::unique_ptr<Player>> seats;
-  for (int p = 0; p < rules.players; ++p) seats.push_back(make_player(bots[p], seed * 16 + static_cast<uint64_t>(p) + 1));
-  Dealer dealer(seed);
-  State state(rules);
-  RecordBuilder record(rules, bots, static_cast<int64_t>(seed));
-  while (!state.is_terminal()) {
-    const Action a = state.is_chance() ? dealer.deal(state) : seats[state.current_player()]->choose(state);
-    if (record_line) record.add(state, a);
-    state.apply(a);
-    for (auto& seat : seats) seat->observe(a);
-  }
-  if (record_line) *record_line = record.finish(state).to_line();
-  return state;
-}
-
 std::ofstream open_output(const std::string& path) {
   std::ofstream out;
   if (!path.empty()) {
@@ -128,35 +108,15 @@ std::ofstream open_output(const std::string& path) {
   return out;
 }
 
-// Wins with ties shared: 1 / (number of winners) to each.
-std::vector<double> win_shares(const State& state) {
-  const auto winners = state.winners();
-  int n = 0;
-  for (int p = 0; p < state.num_players(); ++p) n += winners[p];
-  std::vector<double> out(state.num_players());
-  for (int p = 0; p < state.num_players(); ++p) out[p] = winners[p] ? 1.0 / n : 0.0;
-  return out;
-}
-
-// Games 0 .. n-1, `jobs` at a time on oneTBB; game g is play_game(rules, bots_of(g), seed_of(g)). Each
-// finished game's record is written to `out` at once (an interrupted run keeps every finished game).
-// Returns the final states in game order, so results do not depend on the number of jobs.
-template <typename BotsOf, typename SeedOf>
-std::vector<State> play_games(const Rules& rules, int n, int jobs, BotsOf&& bots_of, SeedOf&& seed_of, std::ofstream& out) {
-  std::vector<State> finals(static_cast<size_t>(n), State(rules));
-  std::mutex mutex;
-  int done = 0;
+// Plays the games with a progress line (on a terminal), writing each record to `out` as it finishes.
+std::vector<State> play_with_progress(const Rules& rules, const std::vector<GameSpec>& games, int jobs, std::ofstream& out) {
+  const int n = static_cast<int>(games.size());
   const bool progress = n >= 20 && isatty(fileno(stderr));
-  tbb::task_arena arena(jobs);
-  arena.execute([&] {
-    tbb::parallel_for(0, n, 1, [&](int g) {
-      std::string line;
-      finals[static_cast<size_t>(g)] = play_game(rules, bots_of(g), seed_of(g), out ? &line : nullptr);
-      const std::lock_guard<std::mutex> lock(mutex);
-      if (out) out << line << "\n" << std::flush;
-      ++done;
-      if (progress && (done % std::max(1, n / 100) == 0 || done == n)) std::cerr << "\r" << done << "/" << n << " games" << std::flush;
-    });
+  int done = 0;
+  auto finals = play_games(rules, games, jobs, static_cast<bool>(out), [&](int, const State&, const std::string& line) {
+    if (out) out << line << "\n" << std::flush;
+    ++done;
+    if (progress && (done % std::max(1, n / 100) == 0 || done == n)) std::cerr << "\r" << done << "/" << n << " games" << std::flush;
   });
   if (progress) std::cerr << "\r" << std::string(30, ' ') << "\r";
   return finals;
@@ -172,8 +132,9 @@ int run_selfplay(int players, int games, int jobs, uint64_t seed, const std::vec
   for (int p = 0; p < players; ++p) seat_bots[p] = bots.size() == 1 ? bots[0] : bots[p];
   std::ofstream out = open_output(out_path);
   std::vector<SeatStats> stats(players);
-  const auto finals = play_games(rules, games, jobs, [&](int) { return seat_bots; },
-                                 [&](int g) { return seed + static_cast<uint64_t>(g); }, out);
+  std::vector<GameSpec> specs;
+  for (int g = 0; g < games; ++g) specs.push_back({seat_bots, seed + static_cast<uint64_t>(g)});
+  const auto finals = play_with_progress(rules, specs, jobs, out);
   for (const State& state : finals) {
     const auto shares = win_shares(state);
     for (int p = 0; p < players; ++p) {
@@ -232,8 +193,9 @@ int run_match(const std::vector<std::string>& bots, int games, int players, int 
     for (int p = 0; p < players; ++p) seat_bots[p] = bots[(p + g % players) % players];
     return seat_bots;
   };
-  const auto finals = play_games(rules, games, jobs, seat_bots_of,
-                                 [&](int g) { return seed + static_cast<uint64_t>(g / players); }, out);
+  std::vector<GameSpec> specs;
+  for (int g = 0; g < games; ++g) specs.push_back({seat_bots_of(g), seed + static_cast<uint64_t>(g / players)});
+  const auto finals = play_with_progress(rules, specs, jobs, out);
   for (int g = 0; g < games; ++g) {
     const State& state = finals[static_cast<size_t>(g)];
     const auto seat_bots = seat_bots_of(g);

@@ -1,0 +1,36 @@
+// Games between bots: one game, or many at once on oneTBB. `meeple match`, `meeple selfplay` and the
+// Python tournaments all play through here.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "meeple/state.h"
+
+namespace meeple {
+
+// One game to play: the bot spec of each seat, and the seed of the tile order (games with the same seed
+// and seats swapped are paired: the same tiles come in the same order).
+struct GameSpec {
+  std::vector<std::string> bots;
+  uint64_t seed = 0;
+};
+
+// Plays one game: seat p is make_player(bots[p], seed * 16 + p + 1), tiles come from Dealer(seed), every
+// seat observes every action. Sets `record_line` to the game's meeple-game/1 record when given.
+State play_game(const Rules& rules, const GameSpec& game, std::string* record_line = nullptr);
+
+// Called once per finished game, one call at a time, in the order games finish.
+using GameFinished = std::function<void(int index, const State& final_state, const std::string& record_line)>;
+
+// Plays `games`, `jobs` at a time, and returns the final states in the order given, so results do not
+// depend on the number of jobs. With `records`, each game's record is handed to `on_finished`.
+std::vector<State> play_games(const Rules& rules, const std::vector<GameSpec>& games, int jobs, bool records,
+                              const GameFinished& on_finished = {});
+
+// Wins with ties shared: 1 / (number of winners) to each seat on top (B13).
+std::vector<double> win_shares(const State& final_state);
+
+}  // namespace meeple

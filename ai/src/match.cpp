@@ -1,0 +1,64 @@
+#include "meeple/ai/match.h"
+
+#include <mutex>
+
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include "meeple/ai/player.h"
+#include "meeple/random.h"
+#include "meeple/record.h"
+
+namespace meeple {
+
+State play_game(const Rules& rules, const GameSpec& game, std::string* record_line) {
+  std::vector<std::unique_ptr<Player>> seats;
+  for (int p = 0; p < rules.players; ++p)
+    seats.push_back(make_player(game.bots[static_cast<size_t>(p)], game.seed * 16 + static_cast<uint64_t>(p) + 1));
+  Dealer dealer(game.seed);
+  State state(rules);
+  RecordBuilder record(rules, game.bots, static_cast<int64_t>(game.seed));
+  while (!state.is_terminal()) {
+    const Action a = state.is_chance() ? dealer.deal(state) : seats[static_cast<size_t>(state.current_player())]->choose(state);
+    if (record_line) record.add(state, a);
+    state.apply(a);
+    for (auto& seat : seats) seat->observe(a);
+  }
+  if (record_line) *record_line = record.finish(state).to_line();
+  return state;
+}
+
+std::vector<State> play_games(const Rules& rules, const std::vector<GameSpec>& games, int jobs, bool records,
+                              const GameFinished& on_finished) {
+  for (const GameSpec& g : games) {
+    if (static_cast<int>(g.bots.size()) != rules.players)
+      throw std::invalid_argument("a game needs one bot per seat (" + std::to_string(rules.players) + "), got " +
+                                  std::to_string(g.bots.size()));
+    for (const std::string& b : g.bots) (void)make_player(b, 0);  // bad specs fail before any game is played
+  }
+  std::vector<State> finals(games.size(), State(rules));
+  std::mutex mutex;
+  tbb::task_arena arena(std::max(1, jobs));
+  arena.execute([&] {
+    tbb::parallel_for(size_t{0}, games.size(), size_t{1}, [&](size_t g) {
+      std::string line;
+      finals[g] = play_game(rules, games[g], records ? &line : nullptr);
+      if (on_finished) {
+        const std::lock_guard<std::mutex> lock(mutex);
+        on_finished(static_cast<int>(g), finals[g], line);
+      }
+    });
+  });
+  return finals;
+}
+
+std::vector<double> win_shares(const State& state) {
+  const auto winners = state.winners();
+  int n = 0;
+  for (int p = 0; p < state.num_players(); ++p) n += winners[p];
+  std::vector<double> out(static_cast<size_t>(state.num_players()));
+  for (int p = 0; p < state.num_players(); ++p) out[static_cast<size_t>(p)] = winners[p] ? 1.0 / n : 0.0;
+  return out;
+}
+
+}  // namespace meeple
