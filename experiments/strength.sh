@@ -16,14 +16,20 @@ mcts_long=${MCTS_LONG:-mcts:iterations=200000,leaf=eval,c=0.4}  # about 1 s a de
 games=${GAMES:-200}
 jobs=${JOBS:-$(nproc)}
 
+log=${LOG:-/dev/null}   # LOG=FILE keeps every match's full output
+from=${FROM:-1}        # FROM=N starts at the N-th row (the games are reproducible: seeds and iterations)
+rows=0
 row() {  # row LABEL PLAYERS EXPANSIONS GAMES BOT...
   local label=$1 players=$2 expansions=$3 n=$4
   shift 4
+  rows=$((rows + 1))
+  [ "$rows" -ge "$from" ] || return 0
   local out
   out=$("$meeple" match --bots "$@" --players "$players" --games "$n" --seed 1 --jobs "$jobs" ${expansions:+--expansions "$expansions"})
+  echo "$out" >>"$log"
   # The table's line for the first bot: name games wins win% [lo%, hi%] score margin
   echo "$out" | awk -v label="$label" -v bot="$1" '$1 == bot {
-    gsub(/[\[\],]/, " "); printf "| %s | %s | %s | %s | %s - %s | %s | %s |\n", label, $2, $3, $4, $5, $6, $7, $8 }'
+    gsub(/[\[\]]/, " "); gsub(/%,/, "% "); printf "| %s | %s | %s | %s | %s - %s | %s | %s |\n", label, $2, $3, $4, $5, $6, $7, $8 }'
 }
 
 echo "MCTS = \`$mcts\`, long MCTS = \`$mcts_long\`"

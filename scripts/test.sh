@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every test: installs what is missing, builds, runs the suite in Release and again under
-# AddressSanitizer + UndefinedBehaviorSanitizer, and the multi-threaded search tests under ThreadSanitizer.
+# AddressSanitizer + UndefinedBehaviorSanitizer, the multi-threaded search tests under ThreadSanitizer, and
+# the Python package's tests (pytest) in the repository's virtual environment.
 # Conformance games of an independent engine are replayed when MEEPLE_CONFORMANCE_DIR names their folder
 # (default: ../shared/conformance beside the repository, when it exists).
 set -euo pipefail
@@ -22,6 +23,10 @@ cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMEEPLE
   -DMEEPLE_BUILD_BENCH=OFF
 cmake --build build-sanitize -j "$jobs"
 ctest --test-dir build-sanitize -j "$jobs" --output-on-failure
+
+# The Python package, installed with pip as a user would, and its tests.
+bash scripts/python.sh
+.venv/bin/python -m pytest -q tests/python
 
 # ThreadSanitizer: the searches that share one tree between threads (the rest is single-threaded and
 # already covered above). Any report fails the run.

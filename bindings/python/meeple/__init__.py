@@ -1,0 +1,35 @@
+"""meeple: a Carcassonne engine, bots and tournaments for AI research.
+
+    import meeple
+    state = meeple.State(meeple.Rules(players=2, expansions=["river2"]))
+    dealer, bot = meeple.Dealer(seed=1), meeple.make_player("mcts:iterations=500", seed=1)
+    while not state.is_terminal:
+        action = dealer.deal(state) if state.is_chance else bot.choose(state)
+        state.apply(action)
+    print(state.scores)
+"""
+
+from ._meeple import (
+    FEATURE_NAMES,
+    MAX_PLAYERS,
+    SCORE_CATEGORIES,
+    Action,
+    Dealer,
+    Evaluator,
+    Player,
+    RecordBuilder,
+    Rules,
+    RulesError,
+    State,
+    make_evaluator,
+    make_player,
+    play_games,
+    replay,
+    tile_ids,
+)
+
+__all__ = [
+    "FEATURE_NAMES", "MAX_PLAYERS", "SCORE_CATEGORIES", "Action", "Dealer", "Evaluator", "Player",
+    "RecordBuilder", "Rules", "RulesError", "State", "make_evaluator", "make_player", "play_games", "replay",
+    "tile_ids",
+]

@@ -1,0 +1,259 @@
+// The game API in Python: Rules, Action, State, Dealer, records.
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <pybind11/numpy.h>
+#include <pybind11/operators.h>
+#include <pybind11/stl.h>
+
+#include "bindings.h"
+#include "meeple/ai/features.h"
+#include "meeple/random.h"
+#include "meeple/record.h"
+#include "meeple/state.h"
+
+namespace meeple::python {
+namespace {
+
+std::vector<std::string> expansion_names(uint8_t mask) {
+  std::vector<std::string> out;
+  for (int i = 0; i < kNumExpansions; ++i)
+    if (mask & (1 << i)) out.emplace_back(expansion_name(static_cast<Expansion>(1 << i)));
+  return out;
+}
+
+Rules make_rules(int players, const std::vector<std::string>& expansions, const py::dict& options) {
+  Rules r;
+  if (players < 2 || players > kMaxPlayers) throw std::invalid_argument("players must be 2 to 6, got " + std::to_string(players));
+  r.players = static_cast<uint8_t>(players);
+  for (const std::string& e : expansions) r.add_expansion(e);
+  for (const auto& [key, value] : options) {
+    const std::string name = py::str(key);
+    if (py::isinstance<py::str>(value)) {
+      r.set_option(name, value.cast<std::string>());
+    } else if (py::isinstance<py::list>(value) || py::isinstance<py::tuple>(value) || py::isinstance<py::set>(value)) {
+      r.set_option(name, value.cast<std::vector<std::string>>());
+    } else {
+      throw py::type_error("option " + name + ": expected a string (or a list of strings for a set option), got " +
+                           std::string(py::str(value.get_type().attr("__name__"))));
+    }
+  }
+  r.validate();
+  return r;
+}
+
+int tile_index(const std::string& id) {
+  const int t = TileCatalog::get().find(id);
+  if (t < 0) throw std::invalid_argument("no tile '" + id + "' (tile ids look like 'BA.C'; meeple.tile_ids() lists them)");
+  return t;
+}
+
+const char* kind_name(Action::Kind k) {
+  switch (k) {
+    case Action::kNone: return "none";
+    case Action::kPass: return "pass";
+    case Action::kDraw: return "draw";
+    case Action::kPlace: return "place";
+    case Action::kDeploy: return "deploy";
+    case Action::kCountDeploy: return "count_deploy";
+    case Action::kRedeploy: return "redeploy";
+    case Action::kAbbey: return "abbey";
+    case Action::kWagon: return "wagon";
+  }
+  return "?";
+}
+
+void apply_checked(State& s, Action a) {
+  const std::string error = s.try_apply(a);
+  if (!error.empty()) throw RulesViolation(a.to_string() + ": " + error);
+}
+
+// Pickles: the state's bytes behind a header naming the format, so a pickle from another build (other
+// capacities or layout) is refused instead of misread.
+constexpr const char* kPickleTag = "meeple-state/1";
+
+py::bytes state_bytes(const State& s) {
+  std::string out = std::string(kPickleTag) + ":" + std::to_string(sizeof(State)) + ":";
+  out.append(reinterpret_cast<const char*>(&s), sizeof(State));
+  return py::bytes(out);
+}
+
+State state_from_bytes(const py::bytes& data) {
+  const std::string in = data;
+  const std::string head = std::string(kPickleTag) + ":" + std::to_string(sizeof(State)) + ":";
+  if (in.size() != head.size() + sizeof(State) || in.compare(0, head.size(), head) != 0)
+    throw std::invalid_argument("not a pickled meeple State of this build (expected " + head + " and " +
+                                std::to_string(sizeof(State)) + " bytes)");
+  State s(Rules{});
+  std::memcpy(static_cast<void*>(&s), in.data() + head.size(), sizeof(State));
+  return s;
+}
+
+}  // namespace
+
+void init_game(py::module_& m) {
+  py::register_exception<RulesViolation>(m, "RulesError", PyExc_Exception);
+
+  m.def("tile_ids", [] {
+    std::vector<std::string> ids;
+    for (const TileType& t : TileCatalog::get().tiles()) ids.push_back(t.id);
+    return ids;
+  }, "Every tile type's id, indexed as in State.remaining_tiles() and Action.tile.");
+  m.attr("FEATURE_NAMES") = std::vector<std::string>(kFeatureNames.begin(), kFeatureNames.end());
+  m.attr("SCORE_CATEGORIES") = std::vector<std::string>{"city", "road", "cloister", "field", "bonus"};
+  m.attr("MAX_PLAYERS") = kMaxPlayers;
+
+  py::class_<Rules>(m, "Rules", "Which game is played: players, expansions, options for disputed rulings.")
+      .def(py::init(&make_rules), py::arg("players") = 2, py::arg("expansions") = std::vector<std::string>{},
+           py::arg("options") = py::dict(),
+           "Rules(players=2, expansions=['river2', ...], options={'small_city': 'two_points'})")
+      .def_static("parse", &Rules::parse, py::arg("text"), "Rules.parse('players=3 expansions=river2,king_robber')")
+      .def_property_readonly("players", [](const Rules& r) { return static_cast<int>(r.players); })
+      .def_property_readonly("expansions", [](const Rules& r) { return expansion_names(r.expansions); })
+      .def("option", [](const Rules& r, const std::string& name) {
+        for (int i = 0; i < kNumOptions; ++i)
+          if (name == option_specs()[static_cast<size_t>(i)].name) return r.option_value(static_cast<Option>(i));
+        throw std::invalid_argument("unknown option '" + name + "'");
+      }, py::arg("name"))
+      .def("__str__", &Rules::to_string)
+      .def("__repr__", [](const Rules& r) { return "Rules.parse('" + r.to_string() + "')"; })
+      .def(py::self == py::self)
+      .def(py::pickle([](const Rules& r) { return r.to_string(); }, [](const std::string& s) { return Rules::parse(s); }));
+
+  py::class_<Action>(m, "Action", "One move: a draw, a placement, a deploy, a pass, ... (32 bits).")
+      .def_static("draw", [](const std::string& tile) { return Action::draw(tile_index(tile)); }, py::arg("tile"))
+      .def_static("place", [](int x, int y, int rotation) {
+        if (rotation % 90 != 0) throw std::invalid_argument("rotation is in degrees: 0, 90, 180 or 270");
+        return Action::place(x, y, (rotation / 90) & 3);
+      }, py::arg("x"), py::arg("y"), py::arg("rotation"), "A placement at (x, y) turned `rotation` degrees clockwise.")
+      .def_static("pass_", &Action::pass)
+      .def_static("from_bits", [](uint32_t b) { return Action::from_bits(b); }, py::arg("bits"))
+      .def_property_readonly("kind", [](Action a) { return kind_name(a.kind()); })
+      .def_property_readonly("bits", &Action::bits)
+      .def_property_readonly("tile", [](Action a) -> py::object {
+        if (a.kind() != Action::kDraw) return py::none();
+        return py::str(TileCatalog::get()[a.tile()].id);
+      })
+      .def_property_readonly("x", &Action::x)
+      .def_property_readonly("y", &Action::y)
+      .def_property_readonly("rotation", [](Action a) { return 90 * a.rotation(); })
+      .def("__repr__", &Action::to_string)
+      .def("__eq__", [](Action a, const py::object& other) { return py::isinstance<Action>(other) && a == other.cast<Action>(); })
+      .def("__lt__", [](Action a, Action b) { return a < b; })
+      .def("__hash__", [](Action a) { return a.bits(); })
+      .def(py::pickle([](Action a) { return a.bits(); }, [](uint32_t b) { return Action::from_bits(b); }));
+
+  py::class_<State>(m, "State", R"doc(One position of a game (a copy costs a few microseconds).
+
+At a chance node (current_player == -1) a tile is drawn: chance_outcomes() lists the draws with their
+probabilities, or a Dealer deals one. At a decision node current_player chooses one of legal_actions().
+apply() raises RulesError for an illegal action and leaves the state unchanged.)doc")
+      .def(py::init<const Rules&>(), py::arg("rules"))
+      .def_property_readonly("rules", &State::rules)
+      .def_property_readonly("num_players", &State::num_players)
+      .def_property_readonly("current_player", &State::current_player, "seat to decide, -1 at chance nodes, -2 when over")
+      .def_property_readonly("turn_player", &State::turn_player)
+      .def_property_readonly("phase", [](const State& s) { return to_string(s.phase()); })
+      .def_property_readonly("is_terminal", &State::is_terminal)
+      .def_property_readonly("is_chance", &State::is_chance)
+      .def_property_readonly("tiles_left", &State::tiles_left)
+      .def_property_readonly("num_tiles", &State::num_tiles, "tiles on the board")
+      .def_property_readonly("drawn_tile", [](const State& s) -> py::object {
+        if (s.drawn_tile() < 0) return py::none();
+        return py::str(TileCatalog::get()[s.drawn_tile()].id);
+      })
+      .def("legal_actions", [](const State& s) {
+        ActionList list;
+        s.legal_actions(list);
+        return std::vector<Action>(list.begin(), list.end());
+      }, "Legal actions in ascending order; empty at chance and terminal nodes.")
+      .def("chance_outcomes", [](const State& s) {
+        ChanceOutcomes out;
+        s.chance_outcomes(out);
+        std::vector<std::pair<Action, double>> v;
+        for (int i = 0; i < out.size; ++i) v.emplace_back(Action::draw(out.items[i].tile), out.probability(i));
+        return v;
+      }, "[(draw action, probability)] at a chance node, else [].")
+      .def("is_legal", &State::is_legal, py::arg("action"))
+      .def("apply", &apply_checked, py::arg("action"), "Applies a legal action; RulesError (state unchanged) otherwise.")
+      .def("child", [](const State& s, Action a) {
+        State next = s;
+        apply_checked(next, a);
+        return next;
+      }, py::arg("action"), "A copy with the action applied.")
+      .def_property_readonly("scores", [](const State& s) {
+        std::vector<int> v;
+        for (int p = 0; p < s.num_players(); ++p) v.push_back(s.score(p));
+        return v;
+      })
+      .def("score_breakdown", [](const State& s) {
+        std::vector<std::map<std::string, int>> v(static_cast<size_t>(s.num_players()));
+        for (int p = 0; p < s.num_players(); ++p)
+          for (int c = 0; c < kNumCategories; ++c) v[static_cast<size_t>(p)][category_name(c)] = s.score(p, c);
+        return v;
+      }, "Per seat: points by category (city, road, cloister, field, bonus).")
+      .def("final_scores_if_ended_now", [](const State& s) {
+        const auto a = s.final_scores_if_ended_now();
+        return std::vector<int>(a.begin(), a.begin() + s.num_players());
+      })
+      .def("winners", [](const State& s) {
+        const auto w = s.winners();
+        std::vector<int> v;
+        for (int p = 0; p < s.num_players(); ++p)
+          if (w[p]) v.push_back(p);
+        return v;
+      }, "Seats with the highest score (ties share the win); meaningful when terminal.")
+      .def("remaining_tiles", [](const State& s) {
+        py::array_t<int32_t> out(TileCatalog::get().size());
+        auto v = out.mutable_unchecked<1>();
+        for (int t = 0; t < TileCatalog::get().size(); ++t) v(t) = s.remaining(t);
+        return out;
+      }, "Copies still to come per tile type (public information), indexed like tile_ids().")
+      .def("features", [](const State& s) {
+        py::array_t<float> out({s.num_players(), static_cast<int>(kNumFeatures)});
+        extract_features(s, std::span<float>(out.mutable_data(), static_cast<size_t>(out.size())));
+        return out;
+      }, "The evaluator features, one row per seat (columns named by FEATURE_NAMES), float32.")
+      .def("check_consistency", &State::check_consistency)
+      .def("copy", [](const State& s) { return State(s); })
+      .def("__copy__", [](const State& s) { return State(s); })
+      .def("__deepcopy__", [](const State& s, const py::dict&) { return State(s); }, py::arg("memo"))
+      .def(py::self == py::self)
+      .def("__repr__", [](const State& s) {
+        std::string scores;
+        for (int p = 0; p < s.num_players(); ++p) scores += (p ? ", " : "") + std::to_string(s.score(p));
+        return "<meeple.State " + s.rules().to_string() + ", phase " + to_string(s.phase()) + ", player " +
+               std::to_string(s.current_player()) + ", " + std::to_string(s.tiles_left()) + " tiles left, scores [" +
+               scores + "]>";
+      })
+      .def(py::pickle(&state_bytes, &state_from_bytes));
+
+  py::class_<Dealer>(m, "Dealer", "Deals tiles from a hidden order fixed by its seed (paired games share seeds).")
+      .def(py::init<uint64_t>(), py::arg("seed"))
+      .def("deal", [](Dealer& d, const State& s) {
+        if (!s.is_chance()) throw std::invalid_argument("deal: the state is not at a chance node (phase " + std::string(to_string(s.phase())) + ")");
+        return d.deal(s);
+      }, py::arg("state"));
+
+  m.def("replay", [](const std::string& text, bool check_result) {
+    try {
+      return replay(parse_record(text), check_result);
+    } catch (const RecordError& e) {
+      throw std::invalid_argument(e.action() < 0 ? std::string("record: ") + e.what()
+                                                 : "record action " + std::to_string(e.action()) + ": " + e.what());
+    }
+  }, py::arg("record"), py::arg("check_result") = true,
+        "The final state of a meeple-game/1 record (a JSON string); ValueError naming the bad action otherwise.");
+
+  py::class_<RecordBuilder>(m, "RecordBuilder", "Writes a meeple-game/1 record while a game is played.")
+      .def(py::init([](const Rules& rules, std::vector<std::string> names, std::optional<int64_t> seed) {
+        return RecordBuilder(rules, std::move(names), seed);
+      }), py::arg("rules"), py::arg("names") = std::vector<std::string>{}, py::arg("seed") = py::none())
+      .def("add", &RecordBuilder::add, py::arg("before"), py::arg("action"), "Call before applying each action.")
+      .def("finish", [](RecordBuilder& b, const State& s) { return b.finish(s).to_line(); }, py::arg("final_state"),
+           "The record as one JSON line, with the scores as its result.");
+}
+
+}  // namespace meeple::python

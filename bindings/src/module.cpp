@@ -1,0 +1,8 @@
+// The extension module meeple._meeple: one init_<area> per subsystem, in dependency order.
+#include "bindings.h"
+
+PYBIND11_MODULE(_meeple, m) {
+  m.doc() = "meeple: a Carcassonne engine and bots (C++). Use the package `meeple`, which re-exports this.";
+  meeple::python::init_game(m);
+  meeple::python::init_players(m);
+}

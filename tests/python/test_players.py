@@ -1,0 +1,93 @@
+"""Bots from Python: the C++ players, Python-defined players, evaluators, and batch play in C++ threads."""
+import random
+import threading
+import time
+
+import pytest
+
+import meeple
+
+
+class FirstLegal(meeple.Player):
+    """A Python bot: always the first legal action."""
+
+    def __init__(self):
+        super().__init__()
+        self.seen = 0
+
+    def choose(self, state):
+        return state.legal_actions()[0]
+
+    def observe(self, action):
+        self.seen += 1
+
+
+def play(rules, seats, seed):
+    state, dealer = meeple.State(rules), meeple.Dealer(seed)
+    while not state.is_terminal:
+        action = dealer.deal(state) if state.is_chance else seats[state.current_player].choose(state)
+        state.apply(action)
+        for seat in seats:
+            seat.observe(action)
+    return state
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy", "heuristic", "mcts:iterations=30", "mcts:iterations=30,threads=2"])
+def test_cpp_and_python_bots_play_whole_games(spec):
+    rules = meeple.Rules(players=3, expansions=["river2", "king_robber", "abbey_mayor"])
+    python_bot = FirstLegal()
+    final = play(rules, [meeple.make_player(spec, seed=1), python_bot, meeple.make_player("random", seed=2)], seed=4)
+    assert final.is_terminal and python_bot.seen > 70
+
+
+def test_bad_bot_specs_and_states_raise_value_error():
+    with pytest.raises(ValueError, match="unknown bot 'alphazero'; bots are: random, greedy, heuristic"):
+        meeple.make_player("alphazero")
+    with pytest.raises(ValueError, match="unknown parameter 'depth' of bot mcts"):
+        meeple.make_player("mcts:depth=2")
+    with pytest.raises(ValueError, match="chance node"):
+        meeple.make_player("greedy").choose(meeple.State(meeple.Rules()))
+
+
+def test_mcts_completes_the_city_from_python():
+    state = meeple.State(meeple.Rules())
+    state.apply(meeple.Action.draw("BA.C"))
+    bot = meeple.make_player("mcts:iterations=2000", seed=3)
+    place = bot.choose(state)
+    assert (place.x, place.y, place.rotation) == (0, -1, 180)
+
+
+def test_evaluators():
+    state = meeple.State(meeple.Rules(players=2))
+    assert meeple.make_evaluator("endnow").evaluate(state) == [0, 0]
+    heuristic = meeple.make_evaluator("heuristic").evaluate(state)
+    assert len(heuristic) == 2 and heuristic[0] == pytest.approx(heuristic[1])
+    with pytest.raises(ValueError, match="cannot read evaluator weights"):
+        meeple.make_evaluator("missing.json")
+
+
+def test_search_releases_the_gil():
+    """While one thread searches in C++, Python code in another thread keeps running."""
+    state = meeple.State(meeple.Rules())
+    state.apply(meeple.Action.draw("BA.RFr"))
+    bot = meeple.make_player("mcts:ms=400", seed=1)
+    ticks = []
+    worker = threading.Thread(target=lambda: bot.choose(state))
+    worker.start()
+    start = time.monotonic()
+    while worker.is_alive():
+        ticks.append(time.monotonic() - start)
+        time.sleep(0.01)
+    assert len(ticks) >= 10
+
+
+def test_play_games_in_cpp_threads_matches_one_at_a_time():
+    rules = meeple.Rules(players=2, expansions=["river2"])
+    games = [(["greedy", "mcts:iterations=20"], seed) for seed in range(6)]
+    parallel = meeple.play_games(rules, games, jobs=2, records=True)
+    serial = meeple.play_games(rules, games, jobs=1, records=True)
+    assert parallel == serial
+    for (scores, record), _ in zip(parallel, games):
+        assert meeple.replay(record).scores == scores
+    with pytest.raises(ValueError, match="one bot per seat"):
+        meeple.play_games(rules, [(["greedy"], 1)])
