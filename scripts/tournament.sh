@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
-# The main job: installs what is missing, builds, and plays a 4-player tournament of the built-in bots
-# (MCTS, the one-ply heuristic, greedy, random; seats rotated over paired tile orders, games in parallel),
-# printing win rates with 95% intervals and mean scores. Extra arguments replace the default ones of
-# `meeple match`.
+# The main job: installs what is missing, builds the Python package, and plays a tournament of the
+# built-in bots (MCTS, the one-ply heuristic, greedy, random; 2 players, seats rotated over paired tile
+# orders, games in C++ threads), printing ratings and win rates with 95% intervals. Records, a CSV and a
+# plot go to runs/tournament/ (rerunning resumes). Extra arguments replace the default ones of
+# `python -m meeple tournament`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/setup.sh
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build -j "$(nproc)" --target meeple
+bash scripts/python.sh
 if [ $# -eq 0 ]; then
-  set -- --bots mcts:iterations=3000,leaf=eval heuristic greedy random --games 40 --seed 1 \
-    --expansions river2,king_robber --jobs "$(nproc)"
+  set -- --bots mcts:iterations=3000 heuristic greedy random --games 96 --players 2 --seed 1 \
+    --expansions river2 king_robber --out runs/tournament
 fi
-exec build/bin/meeple match "$@"
+exec .venv/bin/python -m meeple tournament "$@"

@@ -52,27 +52,34 @@ Subclass it in Python (define choose, optionally observe) to play in the same ga
         py::arg("spec"), "'heuristic', 'endnow', or a weight file 'FILE.json'.");
 
   m.def("play_games", [](const Rules& rules, const std::vector<std::pair<std::vector<std::string>, uint64_t>>& games,
-                         int jobs, bool records) {
+                         int jobs, bool records, const py::object& on_finished) {
     std::vector<GameSpec> specs;
     for (const auto& [bots, seed] : games) specs.push_back({bots, seed});
     std::vector<std::string> lines(specs.size());
     std::vector<State> finals;
+    auto scores_of = [&](const State& s) {
+      std::vector<int> scores;
+      for (int p = 0; p < rules.players; ++p) scores.push_back(s.score(p));
+      return scores;
+    };
     {
       py::gil_scoped_release release;
-      finals = play_games(rules, specs, jobs, records, [&](int g, const State&, const std::string& line) { lines[static_cast<size_t>(g)] = line; });
+      finals = play_games(rules, specs, jobs, records, [&](int g, const State& final_state, const std::string& line) {
+        lines[static_cast<size_t>(g)] = line;
+        if (on_finished.is_none()) return;
+        py::gil_scoped_acquire gil;  // a Python exception here (Ctrl-C included) stops the other games
+        on_finished(g, scores_of(final_state), records ? py::object(py::str(line)) : py::object(py::none()));
+      });
     }
     py::list out;
-    for (size_t g = 0; g < finals.size(); ++g) {
-      std::vector<int> scores;
-      for (int p = 0; p < rules.players; ++p) scores.push_back(finals[g].score(p));
-      out.append(py::make_tuple(scores, records ? py::object(py::str(lines[g])) : py::object(py::none())));
-    }
+    for (size_t g = 0; g < finals.size(); ++g)
+      out.append(py::make_tuple(scores_of(finals[g]), records ? py::object(py::str(lines[g])) : py::object(py::none())));
     return out;
-  }, py::arg("rules"), py::arg("games"), py::arg("jobs") = 1, py::arg("records") = false,
+  }, py::arg("rules"), py::arg("games"), py::arg("jobs") = 1, py::arg("records") = false, py::arg("on_finished") = py::none(),
         R"doc(Plays games between C++ bots in C++ threads (the GIL released).
 
-games: [(bot specs per seat, seed)], the seed fixing the tile order. Returns [(scores, record line or None)]
-in the order given.)doc");
+games: [(bot specs per seat, seed)], the seed fixing the tile order. on_finished(index, scores, record) is
+called as each game ends (one call at a time). Returns [(scores, record line or None)] in the order given.)doc");
 }
 
 }  // namespace meeple::python

@@ -28,8 +28,10 @@ from ._meeple import (
     tile_ids,
 )
 
+from .tournament import TournamentResult, tournament, wilson
+
 __all__ = [
     "FEATURE_NAMES", "MAX_PLAYERS", "SCORE_CATEGORIES", "Action", "Dealer", "Evaluator", "Player",
     "RecordBuilder", "Rules", "RulesError", "State", "make_evaluator", "make_player", "play_games", "replay",
-    "tile_ids",
+    "tile_ids", "tournament", "TournamentResult", "wilson",
 ]

@@ -1,0 +1,83 @@
+"""python -m meeple: tournament, replay, info.
+
+    python -m meeple tournament --bots mcts:iterations=2000 heuristic greedy random --games 48 --players 2 \
+        --seed 1 --out runs/ladder
+    python -m meeple replay runs/ladder/games.jsonl
+    python -m meeple info
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from . import _meeple
+from .tournament import tournament
+
+
+def cmd_tournament(args) -> int:
+    os.makedirs(args.out, exist_ok=True)
+    result = tournament(args.bots, games=args.games, players=args.players, expansions=args.expansions,
+                        options=dict(o.split("=", 1) for o in args.option), seed=args.seed, workers=args.workers,
+                        out=os.path.join(args.out, "games.jsonl"), progress=not args.quiet)
+    print(result.table())
+    result.write_csv(os.path.join(args.out, "results.csv"))
+    from .plots import plot_tournament
+
+    plot_tournament(result, os.path.join(args.out, "ratings.png"))
+    print(f"wrote {args.out}/games.jsonl, results.csv, ratings.png")
+    return 0
+
+
+def cmd_replay(args) -> int:
+    status = 0
+    with open(args.file) as f:
+        for number, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                state = _meeple.replay(line)
+                print(f"game {number}: scores {state.scores}")
+            except ValueError as e:
+                print(f"game {number}: {e}", file=sys.stderr)
+                status = 2
+    return status
+
+
+def cmd_info(args) -> int:
+    info = {"max_players": _meeple.MAX_PLAYERS, "tile_types": len(_meeple.tile_ids()),
+            "features": list(_meeple.FEATURE_NAMES), "score_categories": list(_meeple.SCORE_CATEGORIES)}
+    print(json.dumps(info, indent=1))
+    return 0
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m meeple", description="Carcassonne engine, bots and tournaments")
+    sub = parser.add_subparsers(dest="command", required=True)
+    t = sub.add_parser("tournament", help="bots against each other; records, a results table, a CSV and a plot")
+    t.add_argument("--bots", nargs="+", required=True, help="bot specs, as for `meeple match`")
+    t.add_argument("--games", type=int, default=48)
+    t.add_argument("--players", type=int, default=2)
+    t.add_argument("--seed", type=int, default=1)
+    t.add_argument("--expansions", nargs="*", default=[], help="river2 count king_robber cult_places abbey_mayor")
+    t.add_argument("--option", action="append", default=[], help="rule option NAME=VALUE (repeatable)")
+    t.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="games at once (C++ threads)")
+    t.add_argument("--out", required=True, help="folder for games.jsonl, results.csv, ratings.png (reruns resume)")
+    t.add_argument("--quiet", action="store_true", help="no progress bar")
+    t.set_defaults(run=cmd_tournament)
+    r = sub.add_parser("replay", help="replay a file of records and print their scores")
+    r.add_argument("file")
+    r.set_defaults(run=cmd_replay)
+    i = sub.add_parser("info", help="what this build knows: players, tiles, features")
+    i.set_defaults(run=cmd_info)
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

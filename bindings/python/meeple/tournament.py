@@ -1,0 +1,220 @@
+"""Tournaments: bots play each other with seats rotated over paired tile orders; every finished game is
+written at once to a JSON Lines file of meeple-game/1 records, and a rerun with the same file resumes.
+
+    result = meeple.tournament(["mcts:iterations=2000", "heuristic", "greedy", "random"], games=80,
+                               players=2, seed=1, workers=2, out="runs/ladder/games.jsonl")
+    print(result.table())
+
+Schedule. With N bots and K seats, every set of K bots (itertools.combinations, in order) is a group;
+groups take turns, and each group plays K games on one tile order (the seed), its bots rotated through the
+seats. Game g therefore has a fixed group, rotation and seed, and the same call always plays the same
+games: a rerun skips the ones its file already holds (matched by seed and seat order).
+"""
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import os
+from dataclasses import dataclass, field
+
+from . import _meeple
+
+
+@dataclass(frozen=True)
+class ScheduledGame:
+    index: int
+    bots: tuple  # bot per seat: a spec string, or a Player object
+    seed: int
+
+    def names(self) -> tuple:
+        return tuple(bot_name(b) for b in self.bots)
+
+
+def bot_name(bot) -> str:
+    return bot if isinstance(bot, str) else bot.name() if bot.name() != "python" else type(bot).__name__
+
+
+def schedule(bots, games: int, players: int, seed: int) -> list[ScheduledGame]:
+    if len(bots) < 2:
+        raise ValueError("a tournament needs at least 2 bots")
+    if not 2 <= players <= _meeple.MAX_PLAYERS:
+        raise ValueError(f"players must be 2 to {_meeple.MAX_PLAYERS}, got {players}")
+    if players > len(bots):
+        raise ValueError(f"{players} seats but only {len(bots)} bots: repeat a bot to fill seats")
+    names = [bot_name(b) for b in bots]
+    if len(set(names)) != len(names):
+        raise ValueError(f"bot names must differ (they name the players in records): {names}")
+    groups = list(itertools.combinations(range(len(bots)), players))
+    out = []
+    for g in range(games):
+        block, rotation = divmod(g, players)
+        group = groups[block % len(groups)]
+        seats = tuple(bots[group[(p + rotation) % players]] for p in range(players))
+        out.append(ScheduledGame(g, seats, seed + block))
+    return out
+
+
+@dataclass
+class GameResult:
+    names: tuple
+    scores: list
+    seed: int
+
+
+@dataclass
+class TournamentResult:
+    bots: list
+    games: list = field(default_factory=list)  # GameResult, in schedule order
+
+    def standings(self) -> list[dict]:
+        """Per bot: games, wins (ties shared), mean score, openskill rating (mu, sigma, ordinal)."""
+        from openskill.models import PlackettLuce
+
+        model = PlackettLuce()
+        ratings = {name: model.rating(name=name) for name in self.bots}
+        stats = {name: {"bot": name, "games": 0, "wins": 0.0, "score": 0.0} for name in self.bots}
+        for game in self.games:
+            top = max(game.scores)
+            winners = [n for n, s in zip(game.names, game.scores) if s == top]
+            for name, score in zip(game.names, game.scores):
+                st = stats[name]
+                st["games"] += 1
+                st["score"] += score
+                st["wins"] += 1 / len(winners) if name in winners else 0
+            # Ranks from scores (ties share a rank), one team per seat.
+            teams = [[ratings[n]] for n in game.names]
+            ranks = [sorted(game.scores, reverse=True).index(s) + 1 for s in game.scores]
+            rated = model.rate(teams, ranks=ranks)
+            for name, team in zip(game.names, rated):
+                ratings[name] = team[0]
+        rows = []
+        for name in self.bots:
+            st, r = stats[name], ratings[name]
+            n = max(st["games"], 1)
+            lo, hi = wilson(st["wins"], st["games"])
+            rows.append(st | {"win_rate": st["wins"] / n, "win_lo": lo, "win_hi": hi, "mean_score": st["score"] / n,
+                              "mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()})
+        return sorted(rows, key=lambda row: -row["ordinal"])
+
+    def pairwise(self) -> dict:
+        """(a, b) -> (games where both played, a's share of the head-to-heads: higher score wins, ties half)."""
+        out = {}
+        for game in self.games:
+            for (na, sa), (nb, sb) in itertools.permutations(zip(game.names, game.scores), 2):
+                n, w = out.get((na, nb), (0, 0.0))
+                out[(na, nb)] = (n + 1, w + (1.0 if sa > sb else 0.5 if sa == sb else 0.0))
+        return out
+
+    def table(self) -> str:
+        lines = [f"{len(self.games)} games",
+                 f"{'bot':<34} {'games':>6} {'win%':>6} {'95% interval':>15} {'score':>7} {'rating':>7} {'+-':>5}"]
+        for row in self.standings():
+            lines.append(f"{row['bot']:<34} {row['games']:>6} {100 * row['win_rate']:>5.1f}% "
+                         f"[{100 * row['win_lo']:>5.1f}, {100 * row['win_hi']:>5.1f}] {row['mean_score']:>7.1f} "
+                         f"{row['mu']:>7.2f} {row['sigma']:>5.2f}")
+        return "\n".join(lines)
+
+    def write_csv(self, path) -> None:
+        import csv
+
+        rows = self.standings()
+        with open(path, "w", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+            writer.writeheader()
+            writer.writerows(rows)
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval of a proportion (95% by default)."""
+    if n == 0:
+        return 0.0, 1.0
+    p, z2 = wins / n, z * z / n
+    centre = (p + z2 / 2) / (1 + z2)
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n)) / (1 + z2)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def read_finished(path) -> dict:
+    """Finished games of a record file, by (seed, seat names). A torn last line, left by a run killed while
+    writing, is cut off so that appending starts on a fresh line."""
+    done = {}
+    if not path or not os.path.exists(path):
+        return done
+    with open(path, "rb+") as f:
+        complete = 0
+        for line in f:
+            if not line.endswith(b"\n"):
+                break
+            complete += len(line)
+            try:
+                record = json.loads(line)
+                done[(record["seed"], tuple(record["names"]))] = record["result"]["scores"]
+            except (json.JSONDecodeError, KeyError, TypeError) as e:
+                raise ValueError(f"{path}: line {len(done) + 1} is not a finished meeple-game/1 record ({e}); "
+                                 "use a new file or remove the line") from None
+        f.truncate(complete)
+    return done
+
+
+def tournament(bots, games: int = 100, players: int | None = None, expansions=(), options=None, seed: int = 1,
+               workers: int = 1, out=None, progress: bool = True) -> TournamentResult:
+    """Plays the scheduled games not yet in `out` and returns the results of all of them.
+
+    bots: bot specs ("mcts:iterations=2000", "greedy", ...) or meeple.Player objects (played in this
+    process, one game at a time). players: seats per game (default: one per bot). out: a .jsonl file that
+    every finished game is appended to at once. workers: games played at once, in C++ threads.
+    """
+    players = players or len(bots)
+    rules = _meeple.Rules(players=players, expansions=list(expansions), options=options or {})
+    plan = schedule(list(bots), games, players, seed)
+    finished = read_finished(out)
+    todo = [g for g in plan if (g.seed, g.names()) not in finished]
+    scores = {g.index: finished[(g.seed, g.names())] for g in plan if (g.seed, g.names()) in finished}
+
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(plan), initial=len(plan) - len(todo), unit="game", desc="tournament")
+    if out and os.path.dirname(out):
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+    sink = open(out, "a") if out else None
+
+    def finish(game: ScheduledGame, game_scores, record):
+        scores[game.index] = list(game_scores)
+        if sink:
+            sink.write(record + "\n")
+            sink.flush()
+        if bar:
+            bar.update(1)
+
+    try:
+        native = [g for g in todo if all(isinstance(b, str) for b in g.bots)]
+        if native:
+            _meeple.play_games(rules, [(list(g.bots), g.seed) for g in native], jobs=workers, records=True,
+                               on_finished=lambda i, s, r: finish(native[i], s, r))
+        for game in (g for g in todo if not all(isinstance(b, str) for b in g.bots)):
+            finish(game, *play_in_python(rules, game))
+    finally:
+        if sink:
+            sink.close()
+        if bar:
+            bar.close()
+    result = TournamentResult([bot_name(b) for b in bots])
+    result.games = [GameResult(g.names(), scores[g.index], g.seed) for g in plan]
+    return result
+
+
+def play_in_python(rules, game: ScheduledGame):
+    """One game with Python-defined bots among the seats; C++ bots are created from their specs."""
+    seats = [_meeple.make_player(b, game.seed * 16 + p + 1) if isinstance(b, str) else b for p, b in enumerate(game.bots)]
+    state, dealer = _meeple.State(rules), _meeple.Dealer(game.seed)
+    recorder = _meeple.RecordBuilder(rules, list(game.names()), game.seed)
+    while not state.is_terminal:
+        action = dealer.deal(state) if state.is_chance else seats[state.current_player].choose(state)
+        recorder.add(state, action)
+        state.apply(action)
+        for seat in seats:
+            seat.observe(action)
+    return state.scores, recorder.finish(state)

@@ -1,0 +1,92 @@
+"""Tournaments: the schedule, records written as games finish, resuming, ratings, Python bots."""
+import json
+
+import pytest
+
+import meeple
+from meeple.tournament import schedule
+
+
+def test_schedule_rotates_seats_over_paired_tile_orders():
+    plan = schedule(["a", "b", "c"], games=12, players=2, seed=10)
+    assert [(g.bots, g.seed) for g in plan[:6]] == [
+        (("a", "b"), 10), (("b", "a"), 10), (("a", "c"), 11), (("c", "a"), 11), (("b", "c"), 12), (("c", "b"), 12)]
+    assert plan[6].bots == ("a", "b") and plan[6].seed == 13
+    with pytest.raises(ValueError, match="repeat a bot"):
+        schedule(["a", "b"], games=4, players=3, seed=1)
+    with pytest.raises(ValueError, match="names must differ"):
+        schedule(["a", "a"], games=4, players=2, seed=1)
+
+
+def test_records_are_written_as_games_finish_and_a_rerun_resumes(tmp_path):
+    out = tmp_path / "run" / "games.jsonl"
+    bots = ["greedy", "random", "mcts:iterations=20"]
+    first = meeple.tournament(bots, games=12, players=2, seed=3, workers=2, out=str(out), progress=False)
+    lines = out.read_text().splitlines()
+    assert len(lines) == 12
+    for line in lines:
+        record = json.loads(line)
+        assert meeple.replay(line).scores == record["result"]["scores"]
+    # A killed run: the file lost its last games and ends with half a line.
+    out.write_text("\n".join(lines[:5]) + "\n" + lines[5][: len(lines[5]) // 2])
+    again = meeple.tournament(bots, games=12, players=2, seed=3, workers=2, out=str(out), progress=False)
+    assert sorted(out.read_text().splitlines()) == sorted(lines)
+    assert [g.scores for g in again.games] == [g.scores for g in first.games]
+    # Nothing left to play: the file is unchanged.
+    meeple.tournament(bots, games=12, players=2, seed=3, out=str(out), progress=False)
+    assert len(out.read_text().splitlines()) == 12
+
+
+def test_standings_ratings_and_csv(tmp_path):
+    result = meeple.tournament(["greedy", "random"], games=20, players=2, seed=1, workers=2, progress=False)
+    rows = result.standings()
+    assert [r["bot"] for r in rows] == ["greedy", "random"]
+    assert rows[0]["wins"] + rows[1]["wins"] == 20
+    assert rows[0]["mu"] > rows[1]["mu"] and rows[0]["win_lo"] > 0.5
+    games, share = result.pairwise()[("greedy", "random")]
+    assert games == 20 and share == rows[0]["wins"]
+    assert "greedy" in result.table()
+    result.write_csv(tmp_path / "results.csv")
+    assert (tmp_path / "results.csv").read_text().startswith("bot,games,wins,score")
+
+
+class Stubborn(meeple.Player):
+    def choose(self, state):
+        return state.legal_actions()[-1]
+
+
+def test_python_bots_play_in_tournaments(tmp_path):
+    result = meeple.tournament([Stubborn(), "random", "greedy"], games=6, players=3, seed=2,
+                               out=str(tmp_path / "g.jsonl"), progress=False)
+    assert {g.names for g in result.games} >= {("Stubborn", "random", "greedy")}
+    assert len((tmp_path / "g.jsonl").read_text().splitlines()) == 6
+
+
+def test_an_exception_in_the_progress_callback_stops_the_batch():
+    rules = meeple.Rules(players=2)
+    seen = []
+
+    def stop(index, scores, record):
+        seen.append(index)
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        meeple.play_games(rules, [(["random", "random"], s) for s in range(8)], jobs=2, on_finished=stop)
+    assert len(seen) >= 1
+
+
+def test_command_line_tournament_writes_records_csv_and_plot(tmp_path):
+    import subprocess
+    import sys
+
+    out = tmp_path / "ladder"
+    run = subprocess.run([sys.executable, "-m", "meeple", "tournament", "--bots", "greedy", "random", "heuristic",
+                          "--games", "6", "--players", "2", "--out", str(out), "--quiet"],
+                         capture_output=True, text=True, check=True)
+    assert "win%" in run.stdout and "heuristic" in run.stdout
+    assert len((out / "games.jsonl").read_text().splitlines()) == 6
+    assert (out / "results.csv").read_text().startswith("bot,")
+    assert (out / "ratings.png").read_bytes()[:4] == b"\x89PNG"
+    bad = subprocess.run([sys.executable, "-m", "meeple", "tournament", "--bots", "greedy", "clever", "--out",
+                          str(out / "bad")], capture_output=True, text=True)
+    assert bad.returncode == 2 and "unknown bot 'clever'" in bad.stderr
