@@ -158,13 +158,19 @@ def read_finished(path) -> dict:
 
 
 def tournament(bots, games: int = 100, players: int | None = None, expansions=(), options=None, seed: int = 1,
-               workers: int = 1, out=None, progress: bool = True) -> TournamentResult:
+               workers: int = 1, out=None, progress: bool = True, backend: str = "local", address: str | None = None,
+               batch: int = 4) -> TournamentResult:
     """Plays the scheduled games not yet in `out` and returns the results of all of them.
 
     bots: bot specs ("mcts:iterations=2000", "greedy", ...) or meeple.Player objects (played in this
     process, one game at a time). players: seats per game (default: one per bot). out: a .jsonl file that
     every finished game is appended to at once. workers: games played at once, in C++ threads.
+    backend: "local", or "ray" to send batches of `batch` games as Ray tasks to the cluster at `address`
+    (None: the one this process is connected to, or a new local one); each task plays its games in C++, and
+    the same seeds give the same records as the local backend.
     """
+    if backend not in ("local", "ray"):
+        raise ValueError(f"backend must be 'local' or 'ray', not {backend!r}")
     players = players or len(bots)
     rules = _meeple.Rules(players=players, expansions=list(expansions), options=options or {})
     plan = schedule(list(bots), games, players, seed)
@@ -191,7 +197,9 @@ def tournament(bots, games: int = 100, players: int | None = None, expansions=()
 
     try:
         native = [g for g in todo if all(isinstance(b, str) for b in g.bots)]
-        if native:
+        if native and backend == "ray":
+            play_on_ray(rules, native, batch, address, finish)
+        elif native:
             _meeple.play_games(rules, [(list(g.bots), g.seed) for g in native], jobs=workers, records=True,
                                on_finished=lambda i, s, r: finish(native[i], s, r))
         for game in (g for g in todo if not all(isinstance(b, str) for b in g.bots)):
@@ -218,3 +226,25 @@ def play_in_python(rules, game: ScheduledGame):
         for seat in seats:
             seat.observe(action)
     return state.scores, recorder.finish(state)
+
+
+def _play_batch(rules_text: str, games: list) -> list:
+    """A Ray task: a few games in C++, one after the other (the cluster spreads the tasks)."""
+    from meeple import _meeple as native
+
+    return native.play_games(native.Rules.parse(rules_text), games, jobs=1, records=True)
+
+
+def play_on_ray(rules, games: list[ScheduledGame], batch: int, address, finish) -> None:
+    import ray
+
+    if not ray.is_initialized():
+        ray.init(address=address, include_dashboard=False, log_to_driver=False)
+    task = ray.remote(num_cpus=1)(_play_batch)
+    batches = [games[i:i + max(1, batch)] for i in range(0, len(games), max(1, batch))]
+    pending = {task.remote(str(rules), [(list(g.bots), g.seed) for g in b]): b for b in batches}
+    while pending:
+        ready, _ = ray.wait(list(pending), num_returns=1)
+        for ref in ready:
+            for game, (scores, record) in zip(pending.pop(ref), ray.get(ref)):
+                finish(game, scores, record)
