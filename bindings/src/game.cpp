@@ -101,6 +101,33 @@ void init_game(py::module_& m) {
     for (const TileType& t : TileCatalog::get().tiles()) ids.push_back(t.id);
     return ids;
   }, "Every tile type's id, indexed as in State.remaining_tiles() and Action.tile.");
+  m.def("tile_geometry", [](const std::string& id) {
+    const TileType& t = TileCatalog::get()[tile_index(id)];
+    py::list segments;
+    for (int i = 0; i < t.num_segments; ++i) {
+      const Segment& seg = t.segments[static_cast<size_t>(i)];
+      py::list edges, halves;
+      for (int e = 0; e < 4; ++e)
+        if (seg.edges & (1 << e)) edges.append(e);
+      for (int h = 0; h < 8; ++h)
+        if (seg.halves & (1 << h)) halves.append(h);
+      py::dict d;
+      d["kind"] = to_string(seg.kind);
+      d["edges"] = edges;
+      d["halves"] = halves;
+      d["pennants"] = static_cast<int>(seg.pennants);
+      d["inner"] = static_cast<int>(seg.inner_index);
+      segments.append(d);
+    }
+    py::dict out;
+    out["id"] = t.id;
+    out["segments"] = segments;
+    out["abbey"] = t.has(kFlagAbbey);
+    out["block"] = t.has(kFlagBlock);
+    out["volcano"] = t.has(kFlagVolcano);
+    return out;
+  }, py::arg("id"), R"doc(A tile as printed (rotation 0): its segments with kind, edges (0-3: N E S W) and
+half-edges (0-7: NL NR EL ER SL SR WL WR) covered, pennants; flags. For pictures and observations.)doc");
   m.attr("FEATURE_NAMES") = std::vector<std::string>(kFeatureNames.begin(), kFeatureNames.end());
   m.attr("SCORE_CATEGORIES") = std::vector<std::string>{"city", "road", "cloister", "field", "bonus"};
   m.attr("MAX_PLAYERS") = kMaxPlayers;
@@ -216,6 +243,33 @@ apply() raises RulesError for an illegal action and leaves the state unchanged.)
         extract_features(s, std::span<float>(out.mutable_data(), static_cast<size_t>(out.size())));
         return out;
       }, "The evaluator features, one row per seat (columns named by FEATURE_NAMES), float32.")
+      .def("tiles", [](const State& s) {
+        py::list out;
+        for (int i = 0; i < s.num_tiles(); ++i) {
+          const PlacedTile& t = s.tile(i);
+          out.append(py::make_tuple(TileCatalog::get()[t.type].id, static_cast<int>(t.x), static_cast<int>(t.y), 90 * t.rotation));
+        }
+        return out;
+      }, "[(tile id, x, y, rotation in degrees)] of the placed tiles, in placement order (y grows south).")
+      .def("figures", [](const State& s) {
+        py::list out;
+        for (int p = 0; p < s.num_players(); ++p)
+          for (int slot = 0; slot < kFiguresPerPlayer; ++slot) {
+            const int node = s.figure_node(p, slot);
+            if (node < 0) continue;
+            const int t = s.node_tile(node);
+            const char* figure = slot < kFollowersPerPlayer ? "follower" : slot == kMayorSlot ? "mayor" : slot == kWagonSlot ? "wagon" : "barn";
+            const PlacedTile& pt = s.tile(t);
+            out.append(py::make_tuple(p, figure, static_cast<int>(pt.x), static_cast<int>(pt.y), node - pt.node_base));
+          }
+        return out;
+      }, "[(seat, figure, x, y, segment)] of the figures on the board (segment of the tile as printed; a barn's: its corner field).")
+      .def("quarters", [](const State& s) {
+        std::vector<std::vector<int>> out(static_cast<size_t>(s.num_players()), std::vector<int>(kNumQuarters));
+        for (int p = 0; p < s.num_players(); ++p)
+          for (int q = 0; q < kNumQuarters; ++q) out[static_cast<size_t>(p)][static_cast<size_t>(q)] = s.followers_in_quarter(p, q);
+        return py::make_tuple(out, s.rules().has(kCount) ? py::object(py::str(quarter_name(s.count_quarter()))) : py::object(py::none()));
+      }, "(followers per seat per quarter (castle, market, blacksmith, cathedral), the Count's quarter or None).")
       .def("check_consistency", &State::check_consistency)
       .def("copy", [](const State& s) { return State(s); })
       .def("__copy__", [](const State& s) { return State(s); })

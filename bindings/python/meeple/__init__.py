@@ -25,13 +25,15 @@ from ._meeple import (
     make_player,
     play_games,
     replay,
+    tile_geometry,
     tile_ids,
 )
 
+from .render import position_of_record, render_svg
 from .tournament import TournamentResult, tournament, wilson
 
 __all__ = [
     "FEATURE_NAMES", "MAX_PLAYERS", "SCORE_CATEGORIES", "Action", "Dealer", "Evaluator", "Player",
     "RecordBuilder", "Rules", "RulesError", "State", "make_evaluator", "make_player", "play_games", "replay",
-    "tile_ids", "tournament", "TournamentResult", "wilson",
+    "position_of_record", "render_svg", "tile_geometry", "tile_ids", "tournament", "TournamentResult", "wilson",
 ]

@@ -1,8 +1,9 @@
-"""python -m meeple: tournament, replay, info.
+"""python -m meeple: tournament, replay, render, info.
 
     python -m meeple tournament --bots mcts:iterations=2000 heuristic greedy random --games 48 --players 2 \
         --seed 1 --out runs/ladder
     python -m meeple replay runs/ladder/games.jsonl
+    python -m meeple render runs/ladder/games.jsonl --game 3 --actions 80 --out board.svg
     python -m meeple info
 """
 from __future__ import annotations
@@ -45,6 +46,22 @@ def cmd_replay(args) -> int:
     return status
 
 
+def cmd_render(args) -> int:
+    from .render import position_of_record, render_svg
+
+    with open(args.file) as f:
+        lines = [line for line in f if line.strip()]
+    if not 1 <= args.game <= len(lines):
+        raise ValueError(f"{args.file} has {len(lines)} games; --game is 1 to {len(lines)}")
+    line = lines[args.game - 1]
+    state = position_of_record(line, args.actions)
+    names = json.loads(line).get("names") or None
+    with open(args.out, "w") as f:
+        f.write(render_svg(state, names=names, title=f"{args.file} game {args.game}"))
+    print(f"wrote {args.out}")
+    return 0
+
+
 def cmd_info(args) -> int:
     info = {"max_players": _meeple.MAX_PLAYERS, "tile_types": len(_meeple.tile_ids()),
             "features": list(_meeple.FEATURE_NAMES), "score_categories": list(_meeple.SCORE_CATEGORIES)}
@@ -69,6 +86,12 @@ def main(argv=None) -> int:
     r = sub.add_parser("replay", help="replay a file of records and print their scores")
     r.add_argument("file")
     r.set_defaults(run=cmd_replay)
+    d = sub.add_parser("render", help="an SVG picture of a record's position")
+    d.add_argument("file", help="a .jsonl file of meeple-game/1 records (or a .json of one)")
+    d.add_argument("--game", type=int, default=1, help="which record of the file (from 1)")
+    d.add_argument("--actions", type=int, default=None, help="the position after this many actions (default: the end)")
+    d.add_argument("--out", default="board.svg")
+    d.set_defaults(run=cmd_render)
     i = sub.add_parser("info", help="what this build knows: players, tiles, features")
     i.set_defaults(run=cmd_info)
     args = parser.parse_args(argv)
