@@ -31,6 +31,7 @@ from ._meeple import (
 
 from .render import position_of_record, render_svg
 from .tournament import TournamentResult, tournament, wilson
+from .viewer import viewer_html, write_viewer
 
 __all__ = [
     "FEATURE_NAMES", "MAX_PLAYERS", "SCORE_CATEGORIES", "Action", "Dealer", "Evaluator", "Player",

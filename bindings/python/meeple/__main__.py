@@ -1,9 +1,10 @@
-"""python -m meeple: tournament, replay, render, info.
+"""python -m meeple: tournament, replay, render, view, info.
 
     python -m meeple tournament --bots mcts:iterations=2000 heuristic greedy random --games 48 --players 2 \
         --seed 1 --out runs/ladder
     python -m meeple replay runs/ladder/games.jsonl
     python -m meeple render runs/ladder/games.jsonl --game 3 --actions 80 --out board.svg
+    python -m meeple view runs/ladder/games.jsonl --game 3 --out game3.html
     python -m meeple info
 """
 from __future__ import annotations
@@ -49,15 +50,27 @@ def cmd_replay(args) -> int:
 def cmd_render(args) -> int:
     from .render import position_of_record, render_svg
 
-    with open(args.file) as f:
-        lines = [line for line in f if line.strip()]
-    if not 1 <= args.game <= len(lines):
-        raise ValueError(f"{args.file} has {len(lines)} games; --game is 1 to {len(lines)}")
-    line = lines[args.game - 1]
+    line = read_record(args.file, args.game)
     state = position_of_record(line, args.actions)
     names = json.loads(line).get("names") or None
     with open(args.out, "w") as f:
         f.write(render_svg(state, names=names, title=f"{args.file} game {args.game}"))
+    print(f"wrote {args.out}")
+    return 0
+
+
+def read_record(path, game) -> str:
+    with open(path) as f:
+        lines = [line for line in f if line.strip()]
+    if not 1 <= game <= len(lines):
+        raise ValueError(f"{path} has {len(lines)} games; --game is 1 to {len(lines)}")
+    return lines[game - 1]
+
+
+def cmd_view(args) -> int:
+    from .viewer import write_viewer
+
+    write_viewer(read_record(args.file, args.game), args.out, title=f"{args.file} game {args.game}")
     print(f"wrote {args.out}")
     return 0
 
@@ -92,6 +105,11 @@ def main(argv=None) -> int:
     d.add_argument("--actions", type=int, default=None, help="the position after this many actions (default: the end)")
     d.add_argument("--out", default="board.svg")
     d.set_defaults(run=cmd_render)
+    v = sub.add_parser("view", help="a static HTML page stepping through a record")
+    v.add_argument("file")
+    v.add_argument("--game", type=int, default=1)
+    v.add_argument("--out", default="game.html")
+    v.set_defaults(run=cmd_view)
     i = sub.add_parser("info", help="what this build knows: players, tiles, features")
     i.set_defaults(run=cmd_info)
     args = parser.parse_args(argv)
