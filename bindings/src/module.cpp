@@ -5,4 +5,5 @@ PYBIND11_MODULE(_meeple, m) {
   m.doc() = "meeple: a Carcassonne engine and bots (C++). Use the package `meeple`, which re-exports this.";
   meeple::python::init_game(m);
   meeple::python::init_players(m);
+  meeple::python::init_observation(m);
 }

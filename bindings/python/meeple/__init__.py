@@ -21,6 +21,10 @@ from ._meeple import (
     Rules,
     RulesError,
     State,
+    action_space_size,
+    board_planes,
+    encode_action,
+    legal_action_mask,
     make_evaluator,
     make_player,
     play_games,
@@ -35,6 +39,7 @@ from .viewer import viewer_html, write_viewer
 
 __all__ = [
     "FEATURE_NAMES", "MAX_PLAYERS", "SCORE_CATEGORIES", "Action", "Dealer", "Evaluator", "Player",
-    "RecordBuilder", "Rules", "RulesError", "State", "make_evaluator", "make_player", "play_games", "replay",
+    "RecordBuilder", "Rules", "RulesError", "State", "action_space_size", "board_planes", "encode_action",
+    "legal_action_mask", "make_evaluator", "make_player", "play_games", "replay",
     "position_of_record", "render_svg", "tile_geometry", "tile_ids", "tournament", "TournamentResult", "wilson",
 ]
