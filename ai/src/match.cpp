@@ -11,7 +11,7 @@
 
 namespace meeple {
 
-State play_game(const Rules& rules, const GameSpec& game, std::string* record_line) {
+State play_game(const Rules& rules, const GameSpec& game, std::string* record_line, const std::atomic<bool>* stop) {
   std::vector<std::unique_ptr<Player>> seats;
   for (int p = 0; p < rules.players; ++p)
     seats.push_back(make_player(game.bots[static_cast<size_t>(p)], game.seed * 16 + static_cast<uint64_t>(p) + 1));
@@ -19,6 +19,7 @@ State play_game(const Rules& rules, const GameSpec& game, std::string* record_li
   State state(rules);
   RecordBuilder record(rules, game.bots, static_cast<int64_t>(game.seed));
   while (!state.is_terminal()) {
+    if (stop && stop->load(std::memory_order_relaxed)) return state;
     const Action a = state.is_chance() ? dealer.deal(state) : seats[static_cast<size_t>(state.current_player())]->choose(state);
     if (record_line) record.add(state, a);
     state.apply(a);
@@ -29,7 +30,7 @@ State play_game(const Rules& rules, const GameSpec& game, std::string* record_li
 }
 
 std::vector<State> play_games(const Rules& rules, const std::vector<GameSpec>& games, int jobs, bool records,
-                              const GameFinished& on_finished) {
+                              const GameFinished& on_finished, const std::atomic<bool>* stop) {
   for (const GameSpec& g : games) {
     if (static_cast<int>(g.bots.size()) != rules.players)
       throw std::invalid_argument("a game needs one bot per seat (" + std::to_string(rules.players) + "), got " +
@@ -41,9 +42,10 @@ std::vector<State> play_games(const Rules& rules, const std::vector<GameSpec>& g
   tbb::task_arena arena(std::max(1, jobs));
   arena.execute([&] {
     tbb::parallel_for(size_t{0}, games.size(), size_t{1}, [&](size_t g) {
+      if (stop && stop->load(std::memory_order_relaxed)) return;
       std::string line;
-      finals[g] = play_game(rules, games[g], records ? &line : nullptr);
-      if (on_finished) {
+      finals[g] = play_game(rules, games[g], records ? &line : nullptr, stop);
+      if (on_finished && finals[g].is_terminal()) {
         const std::lock_guard<std::mutex> lock(mutex);
         on_finished(static_cast<int>(g), finals[g], line);
       }

@@ -1,6 +1,9 @@
 // Players and evaluators in Python, and batch play in C++ threads. The GIL is released while C++ thinks.
+#include <atomic>
+#include <chrono>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <pybind11/stl.h>
@@ -62,15 +65,43 @@ Subclass it in Python (define choose, optionally observe) to play in the same ga
       for (int p = 0; p < rules.players; ++p) scores.push_back(s.score(p));
       return scores;
     };
+    // The games run on another thread while this one, the main thread, watches for Ctrl-C (Python only
+    // sees signals there): an interrupt or an exception in `on_finished` stops every game, and only
+    // finished games have been reported.
+    std::atomic<bool> stop{false}, done{false};
+    std::exception_ptr failure, interrupt;  // set by the games' thread, by this one
     {
       py::gil_scoped_release release;
-      finals = play_games(rules, specs, jobs, records, [&](int g, const State& final_state, const std::string& line) {
-        lines[static_cast<size_t>(g)] = line;
-        if (on_finished.is_none()) return;
-        py::gil_scoped_acquire gil;  // a Python exception here (Ctrl-C included) stops the other games
-        on_finished(g, scores_of(final_state), records ? py::object(py::str(line)) : py::object(py::none()));
+      std::thread runner([&] {
+        try {
+          finals = play_games(rules, specs, jobs, records, [&](int g, const State& final_state, const std::string& line) {
+            lines[static_cast<size_t>(g)] = line;
+            if (on_finished.is_none() || stop) return;
+            py::gil_scoped_acquire gil;
+            try {
+              on_finished(g, scores_of(final_state), records ? py::object(py::str(line)) : py::object(py::none()));
+            } catch (...) {
+              stop = true;
+              throw;
+            }
+          }, &stop);
+        } catch (...) {
+          failure = std::current_exception();
+        }
+        done = true;
       });
+      while (!done) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        py::gil_scoped_acquire gil;
+        if (!interrupt && PyErr_CheckSignals() != 0) {
+          stop = true;
+          interrupt = std::make_exception_ptr(py::error_already_set());  // takes the KeyboardInterrupt
+        }
+      }
+      runner.join();
     }
+    if (failure) std::rethrow_exception(failure);
+    if (interrupt) std::rethrow_exception(interrupt);
     py::list out;
     for (size_t g = 0; g < finals.size(); ++g)
       out.append(py::make_tuple(scores_of(finals[g]), records ? py::object(py::str(lines[g])) : py::object(py::none())));

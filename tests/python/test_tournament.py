@@ -107,3 +107,34 @@ def test_ray_backend_gives_the_records_of_the_local_one(tmp_path):
     assert [g.scores for g in remote.games] == [g.scores for g in local.games]
     with pytest.raises(ValueError, match="backend must be"):
         meeple.tournament(bots, games=3, players=3, backend="spark")
+
+
+def test_ctrl_c_stops_a_tournament_promptly_and_keeps_every_finished_game(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "t"
+
+    def command(games):
+        return [sys.executable, "-m", "meeple", "tournament", "--bots", "mcts:iterations=300", "greedy", "--games",
+                str(games), "--players", "2", "--workers", "2", "--quiet", "--out", str(out)]
+
+    proc = subprocess.Popen(command(400), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    games = out / "games.jsonl"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not games.exists() or len(games.read_text().splitlines()) < 3):
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    start = time.monotonic()
+    _, err = proc.communicate(timeout=30)
+    assert time.monotonic() - start < 10, "Ctrl-C took too long"
+    assert proc.returncode == 130 and "rerun the same command to resume" in err
+    kept = games.read_text().splitlines()
+    assert 3 <= len(kept) < 400
+    for line in kept:
+        assert meeple.replay(line).is_terminal
+    # Resuming plays only the rest.
+    subprocess.run(command(len(kept) + 2), check=True, capture_output=True)
+    assert games.read_text().splitlines()[: len(kept)] == kept

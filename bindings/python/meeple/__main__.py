@@ -118,6 +118,9 @@ def main(argv=None) -> int:
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("\ninterrupted: every finished game is in the records; rerun the same command to resume", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

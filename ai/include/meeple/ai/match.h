@@ -2,6 +2,7 @@
 // Python tournaments all play through here.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -19,16 +20,19 @@ struct GameSpec {
 };
 
 // Plays one game: seat p is make_player(bots[p], seed * 16 + p + 1), tiles come from Dealer(seed), every
-// seat observes every action. Sets `record_line` to the game's meeple-game/1 record when given.
-State play_game(const Rules& rules, const GameSpec& game, std::string* record_line = nullptr);
+// seat observes every action. Sets `record_line` to the game's meeple-game/1 record when given. When `stop`
+// becomes true the game is abandoned between two actions (the returned state is then not terminal).
+State play_game(const Rules& rules, const GameSpec& game, std::string* record_line = nullptr,
+                const std::atomic<bool>* stop = nullptr);
 
 // Called once per finished game, one call at a time, in the order games finish.
 using GameFinished = std::function<void(int index, const State& final_state, const std::string& record_line)>;
 
 // Plays `games`, `jobs` at a time, and returns the final states in the order given, so results do not
-// depend on the number of jobs. With `records`, each game's record is handed to `on_finished`.
+// depend on the number of jobs. With `records`, each game's record is handed to `on_finished`. Setting
+// `stop` abandons the games in progress and starts no more: only finished games reach `on_finished`.
 std::vector<State> play_games(const Rules& rules, const std::vector<GameSpec>& games, int jobs, bool records,
-                              const GameFinished& on_finished = {});
+                              const GameFinished& on_finished = {}, const std::atomic<bool>* stop = nullptr);
 
 // Wins with ties shared: 1 / (number of winners) to each seat on top (B13).
 std::vector<double> win_shares(const State& final_state);
