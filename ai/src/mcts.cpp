@@ -402,8 +402,10 @@ Action MctsPlayer::choose(const State& state, Budget budget) {
     for (int t = 0; t < trees; ++t) {
       forest.push_back(std::make_unique<Tree>(1, state, options_.max_nodes));
       seeds.push_back(rng_.next());
-      worlds.emplace_back(seeds.back() ^ 0x9E3779B97F4A7C15ull);
-      worlds.back().shuffle(state);
+      if (options_.determinizations > 0) {  // a world: one shuffled order of the remaining tiles
+        worlds.emplace_back(seeds.back() ^ 0x9E3779B97F4A7C15ull);
+        worlds.back().shuffle(state);
+      }
     }
     // The budget is shared out: iterations over the trees, time over the trees each worker runs in turn.
     Budget per_tree = budget;

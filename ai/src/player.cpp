@@ -62,8 +62,8 @@ Action OnePlyPlayer::choose(const State& state) {
 
 namespace {
 
-// "key=value,key=value" against a table of setters; each setter throws std::invalid_argument (or a
-// std::logic_error from std::stoi) for a bad value.
+// "key=value,key=value" against a table of setters; each setter throws std::invalid_argument saying
+// what is wrong with a bad value (std::out_of_range for a number too large).
 using Setters = std::map<std::string, std::function<void(const std::string&)>>;
 
 void apply_params(const std::string& bot, const std::string& params, const Setters& setters) {
@@ -82,7 +82,7 @@ void apply_params(const std::string& bot, const std::string& params, const Sette
     try {
       it->second(value);
     } catch (const std::invalid_argument& e) {
-      throw std::invalid_argument("bot " + bot + ": bad value '" + value + "' for " + key + (std::string(e.what()).starts_with("stoi") || std::string(e.what()).starts_with("stod") ? "" : ": " + std::string(e.what())));
+      throw std::invalid_argument("bot " + bot + ": bad value '" + value + "' for " + key + ": " + e.what());
     } catch (const std::out_of_range&) {
       throw std::invalid_argument("bot " + bot + ": value '" + value + "' for " + key + " is out of range");
     }
@@ -91,16 +91,26 @@ void apply_params(const std::string& bot, const std::string& params, const Sette
 
 int parse_int(const std::string& v, int lo, int hi) {
   size_t used = 0;
-  const int n = std::stoi(v, &used);
-  if (used != v.size()) throw std::invalid_argument("not an integer");
+  int n = 0;
+  try {
+    n = std::stoi(v, &used);
+  } catch (const std::invalid_argument&) {
+    used = 0;
+  }
+  if (v.empty() || used != v.size()) throw std::invalid_argument("not an integer");
   if (n < lo || n > hi) throw std::invalid_argument("must be " + std::to_string(lo) + " to " + std::to_string(hi));
   return n;
 }
 
 double parse_double(const std::string& v, double lo, double hi) {
   size_t used = 0;
-  const double x = std::stod(v, &used);
-  if (used != v.size()) throw std::invalid_argument("not a number");
+  double x = 0;
+  try {
+    x = std::stod(v, &used);
+  } catch (const std::invalid_argument&) {
+    used = 0;
+  }
+  if (v.empty() || used != v.size()) throw std::invalid_argument("not a number");
   if (!(x >= lo && x <= hi)) throw std::invalid_argument("must be " + std::to_string(lo) + " to " + std::to_string(hi));
   return x;
 }

@@ -228,7 +228,8 @@ TEST(Mcts, BotSpecsAreCheckedWithClearErrors) {
     return std::string("accepted");
   };
   EXPECT_EQ(message("mcts:leaf=magic"), "bot mcts: bad value 'magic' for leaf: must be rollout or truncated or eval");
-  EXPECT_EQ(message("mcts:iterations=x"), "bot mcts: bad value 'x' for iterations");
+  EXPECT_EQ(message("mcts:iterations=x"), "bot mcts: bad value 'x' for iterations: not an integer");
+  EXPECT_EQ(message("mcts:c=fast"), "bot mcts: bad value 'fast' for c: not a number");
   EXPECT_EQ(message("mcts:threads=0"), "bot mcts: bad value '0' for threads: must be 1 to 256");
   EXPECT_EQ(message("greedy:iterations=3"), "unknown parameter 'iterations' of bot greedy; its parameters are none");
   EXPECT_NE(message("mcts:depth=3").find("unknown parameter 'depth' of bot mcts; its parameters are c, eval, iterations"), std::string::npos);
