@@ -1,5 +1,6 @@
 #include "meeple/ai/evaluator.h"
 
+#include <bit>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -7,13 +8,17 @@
 #include <nlohmann/json.hpp>
 
 namespace meeple {
+
+extern const char* const kShippedWeights;  // ai/weights/*.json as one JSON array, embedded at build time
+
 namespace {
 
-std::string expansion_list(int mask) {
-  std::string out;
-  for (int i = 0; i < kNumExpansions; ++i)
-    if (mask & (1 << i)) out += (out.empty() ? "" : ",") + std::string(expansion_name(static_cast<Expansion>(1 << i)));
-  return out.empty() ? "base game only" : out;
+// The rules as they matter to an evaluator: without the player count.
+std::string describe(const Rules& rules) {
+  Rules r = rules;
+  r.players = 2;
+  std::string text = r.to_string().substr(std::string("players=2").size());
+  return text.empty() ? "the base game with default options" : "'" + text.substr(1) + "'";
 }
 
 std::string feature_list() {
@@ -43,7 +48,7 @@ LinearEvaluator LinearEvaluator::hand_tuned() {
   w[kFeatFarmersLeft] = 2.0f;
   w[kFeatSharedLeads] = -0.5f;
   w[kFeatSpecialLeft] = 2.0f;
-  return LinearEvaluator(w, "heuristic");
+  return LinearEvaluator(w, "handtuned");
 }
 
 PlayerValues LinearEvaluator::evaluate(const State& state) const {
@@ -58,11 +63,21 @@ PlayerValues LinearEvaluator::evaluate(const State& state) const {
   return out;
 }
 
+bool LinearEvaluator::fits(const Rules& rules) const {
+  if (!trained_on_) return true;
+  if (trained_on_->expansions != rules.expansions) return false;
+  for (int i = 0; i < kNumOptions; ++i) {
+    const uint8_t owner = option_specs()[i].expansion;
+    if ((owner == 0 || (rules.expansions & owner)) && trained_on_->options[i] != rules.options[i]) return false;
+  }
+  return true;
+}
+
 void LinearEvaluator::check_rules(const Rules& rules) const {
-  if (expansions_ >= 0 && expansions_ != rules.expansions)
-    throw std::invalid_argument("evaluator '" + name_ + "' was trained for " + expansion_list(expansions_) +
-                                ", not for this game's " + expansion_list(rules.expansions) +
-                                "; use weights trained for these rules, or the hand-tuned 'heuristic'");
+  if (!fits(rules))
+    throw std::invalid_argument("evaluator '" + name_ + "' was fitted to " + describe(*trained_on_) + ", not to this game's " +
+                                describe(rules) + "; fit weights to these rules (python -m meeple train), or use the "
+                                "default evaluator 'trained'");
 }
 
 LinearEvaluator LinearEvaluator::from_json(std::string_view text, const std::string& source) {
@@ -98,21 +113,16 @@ LinearEvaluator LinearEvaluator::from_json(std::string_view text, const std::str
   }
   for (int f = 0; f < kNumFeatures; ++f)
     if (!given[f]) fail(std::string("no weight for feature '") + kFeatureNames[f] + "'");
-  int expansions = -1;
-  if (j.contains("expansions")) {
-    if (!j["expansions"].is_array()) fail("expansions must be a list of expansion names");
-    Rules r;
-    for (const auto& e : j["expansions"]) {
-      if (!e.is_string()) fail("expansions must be a list of expansion names");
-      try {
-        r.add_expansion(e.get<std::string>());
-      } catch (const std::invalid_argument& err) {
-        fail(err.what());
-      }
+  std::optional<Rules> trained_on;
+  if (j.contains("rules")) {
+    if (!j["rules"].is_string()) fail("rules must be a string such as \"players=2 expansions=river2\"");
+    try {
+      trained_on = Rules::parse(j["rules"].get<std::string>());
+    } catch (const std::invalid_argument& err) {
+      fail(std::string("rules: ") + err.what());
     }
-    expansions = r.expansions;
   }
-  return LinearEvaluator(w, j.value("name", source), expansions);
+  return LinearEvaluator(w, j.value("name", source), trained_on);
 }
 
 LinearEvaluator LinearEvaluator::load(const std::string& path) {
@@ -128,22 +138,39 @@ std::string LinearEvaluator::to_json() const {
   j["format"] = "meeple-evaluator/1";
   j["kind"] = "linear";
   j["name"] = name_;
-  if (expansions_ >= 0) {
-    nlohmann::json list = nlohmann::json::array();
-    for (int i = 0; i < kNumExpansions; ++i)
-      if (expansions_ & (1 << i)) list.push_back(expansion_name(static_cast<Expansion>(1 << i)));
-    j["expansions"] = list;
-  }
+  if (trained_on_) j["rules"] = trained_on_->to_string();
   j["features"] = kFeatureNames;
   j["weights"] = std::vector<float>(weights_.data(), weights_.data() + kNumFeatures);
   return j.dump(1);
 }
 
+TrainedEvaluator::TrainedEvaluator() {
+  const auto files = nlohmann::json::parse(kShippedWeights);
+  for (size_t i = 0; i < files.size(); ++i) {
+    sets_.push_back(LinearEvaluator::from_json(files[i].dump(), "shipped weights #" + std::to_string(i)));
+    if (!sets_.back().trained_on()) throw std::logic_error("shipped weights must name their rules");
+  }
+  for (int mask = 0; mask < (1 << kNumExpansions); ++mask) {
+    int best = -1;
+    for (size_t i = 0; i < sets_.size(); ++i) {
+      const int trained = sets_[i].trained_on()->expansions;
+      if ((trained & mask) != mask) continue;
+      if (best < 0 || std::popcount(static_cast<unsigned>(trained)) <
+                          std::popcount(static_cast<unsigned>(sets_[static_cast<size_t>(best)].trained_on()->expansions)))
+        best = static_cast<int>(i);
+    }
+    if (best < 0) throw std::logic_error("the shipped weights must include a set for all expansions together");
+    for_expansions_[static_cast<size_t>(mask)] = static_cast<uint8_t>(best);
+  }
+}
+
 std::shared_ptr<const Evaluator> make_evaluator(const std::string& spec) {
+  static const auto trained = std::make_shared<const TrainedEvaluator>();  // parsed once
+  if (spec == "trained") return trained;
   if (spec == "endnow") return std::make_shared<EndNowEvaluator>();
-  if (spec == "heuristic") return std::make_shared<LinearEvaluator>(LinearEvaluator::hand_tuned());
+  if (spec == "handtuned") return std::make_shared<LinearEvaluator>(LinearEvaluator::hand_tuned());
   if (spec.ends_with(".json")) return std::make_shared<LinearEvaluator>(LinearEvaluator::load(spec));
-  throw std::invalid_argument("unknown evaluator '" + spec + "'; evaluators are endnow, heuristic, or a weight file FILE.json");
+  throw std::invalid_argument("unknown evaluator '" + spec + "'; evaluators are " + kEvaluatorSpecHelp);
 }
 
 }  // namespace meeple

@@ -1,5 +1,6 @@
 #include "meeple/ai/match.h"
 
+#include <algorithm>
 #include <mutex>
 
 #include <tbb/parallel_for.h>
@@ -11,7 +12,8 @@
 
 namespace meeple {
 
-State play_game(const Rules& rules, const GameSpec& game, std::string* record_line, const std::atomic<bool>* stop) {
+State play_game(const Rules& rules, const GameSpec& game, std::string* record_line, const std::atomic<bool>* stop,
+                const DecisionSeen& on_decision) {
   std::vector<std::unique_ptr<Player>> seats;
   for (int p = 0; p < rules.players; ++p)
     seats.push_back(make_player(game.bots[static_cast<size_t>(p)], game.seed * 16 + static_cast<uint64_t>(p) + 1));
@@ -20,6 +22,7 @@ State play_game(const Rules& rules, const GameSpec& game, std::string* record_li
   RecordBuilder record(rules, game.bots, static_cast<int64_t>(game.seed));
   while (!state.is_terminal()) {
     if (stop && stop->load(std::memory_order_relaxed)) return state;
+    if (on_decision && !state.is_chance()) on_decision(state);
     const Action a = state.is_chance() ? dealer.deal(state) : seats[static_cast<size_t>(state.current_player())]->choose(state);
     if (record_line) record.add(state, a);
     state.apply(a);
@@ -31,12 +34,7 @@ State play_game(const Rules& rules, const GameSpec& game, std::string* record_li
 
 std::vector<State> play_games(const Rules& rules, const std::vector<GameSpec>& games, int jobs, bool records,
                               const GameFinished& on_finished, const std::atomic<bool>* stop) {
-  for (const GameSpec& g : games) {
-    if (static_cast<int>(g.bots.size()) != rules.players)
-      throw std::invalid_argument("a game needs one bot per seat (" + std::to_string(rules.players) + "), got " +
-                                  std::to_string(g.bots.size()));
-    for (const std::string& b : g.bots) (void)make_player(b, 0);  // bad specs fail before any game is played
-  }
+  check_games(rules, games);
   std::vector<State> finals(games.size(), State(rules));
   std::mutex mutex;
   tbb::task_arena arena(std::max(1, jobs));
@@ -52,6 +50,20 @@ std::vector<State> play_games(const Rules& rules, const std::vector<GameSpec>& g
     });
   });
   return finals;
+}
+
+void check_games(const Rules& rules, const std::vector<GameSpec>& games) {
+  std::vector<std::string> checked;
+  for (const GameSpec& g : games) {
+    if (static_cast<int>(g.bots.size()) != rules.players)
+      throw std::invalid_argument("a game needs one bot per seat (" + std::to_string(rules.players) + "), got " +
+                                  std::to_string(g.bots.size()));
+    for (const std::string& b : g.bots) {
+      if (std::find(checked.begin(), checked.end(), b) != checked.end()) continue;  // weight files load once
+      make_player(b, 0)->check_rules(rules);
+      checked.push_back(b);
+    }
+  }
 }
 
 std::vector<double> win_shares(const State& state) {

@@ -319,7 +319,7 @@ class MctsPlayer::Search {
 
 MctsPlayer::MctsPlayer(MctsOptions options)
     : options_(std::move(options)), rng_(options_.seed),
-      evaluator_(options_.evaluator ? options_.evaluator : make_evaluator("heuristic")) {}
+      evaluator_(options_.evaluator ? options_.evaluator : make_evaluator("trained")) {}
 
 MctsPlayer::~MctsPlayer() = default;
 
@@ -340,6 +340,7 @@ Action MctsPlayer::choose(const State& state) { return choose(state, Budget{opti
 
 Action MctsPlayer::choose(const State& state, Budget budget) {
   require_decision(state);
+  check_rules(state.rules());
   const auto start = std::chrono::steady_clock::now();
   const int workers = std::max(1, options_.threads);
   const bool independent = options_.determinizations > 0 || (workers > 1 && options_.parallel == MctsOptions::Parallel::kRoot);

@@ -41,6 +41,7 @@ double OnePlyPlayer::value_after(const State& state, Action a, int me) const {
 
 Action OnePlyPlayer::choose(const State& state) {
   require_decision(state);
+  check_rules(state.rules());
   ActionList actions;
   state.legal_actions(actions);
   const int me = state.current_player();
@@ -128,9 +129,9 @@ E parse_choice(const std::string& v, std::initializer_list<std::pair<const char*
 }  // namespace
 
 std::string bot_spec_help() {
-  return "bots are: random, greedy, heuristic[:eval=heuristic|endnow|FILE.json], "
+  return "bots are: random, greedy, heuristic[:eval=trained|handtuned|endnow|FILE.json], "
          "mcts[:iterations=N,ms=N,threads=N,parallel=tree|root,worlds=N,leaf=rollout|truncated|eval,turns=N,"
-         "eval=heuristic|endnow|FILE.json,c=X,scale=X,reward=margin|win,puct=0|1,temp=X,widen=X,widen_exp=X,"
+         "eval=trained|handtuned|endnow|FILE.json,c=X,scale=X,reward=margin|win,puct=0|1,temp=X,widen=X,widen_exp=X,"
          "reuse=0|1,max_nodes=N]";
 }
 
@@ -144,7 +145,7 @@ std::unique_ptr<Player> make_player(const std::string& spec, uint64_t seed) {
     return std::make_unique<OnePlyPlayer>("greedy", std::make_shared<EndNowEvaluator>(), seed);
   }
   if (name == "heuristic") {
-    std::shared_ptr<const Evaluator> eval = make_evaluator("heuristic");
+    std::shared_ptr<const Evaluator> eval = make_evaluator("trained");
     apply_params(name, params, {{"eval", [&](const std::string& v) { eval = make_evaluator(v); }}});
     return std::make_unique<OnePlyPlayer>("heuristic", eval, seed);
   }

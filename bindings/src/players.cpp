@@ -6,6 +6,7 @@
 #include <thread>
 #include <vector>
 
+#include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
 #include "bindings.h"
@@ -13,6 +14,7 @@
 #include "meeple/ai/match.h"
 #include "meeple/ai/mcts.h"
 #include "meeple/ai/player.h"
+#include "meeple/ai/selfplay.h"
 
 namespace meeple::python {
 namespace {
@@ -28,6 +30,57 @@ class PyPlayer : public Player {
   Action choose(const State& state) override { PYBIND11_OVERRIDE_PURE(Action, Player, choose, state); }
   void observe(Action a) override { PYBIND11_OVERRIDE(void, Player, observe, a); }
 };
+
+// Runs `work` on another thread while this one, the main thread, watches for Ctrl-C (Python only sees
+// signals there). `work` polls `stop`, and runs Python callbacks through `in_python` (which takes the GIL
+// and, once stopping, runs nothing). An interrupt or an exception in a callback sets `stop`. After `work`
+// has returned, an exception it threw is rethrown; an interrupt is returned (the KeyboardInterrupt to
+// raise once the caller has kept what finished), or null.
+using InPython = std::function<void(const std::function<void()>&)>;
+[[nodiscard]] std::exception_ptr run_watching_signals(
+    const std::function<void(const std::atomic<bool>& stop, const InPython& in_python)>& work) {
+  std::atomic<bool> stop{false}, done{false};
+  std::exception_ptr failure, interrupt;  // set by the work's thread, by this one
+  {
+    py::gil_scoped_release release;
+    std::thread runner([&] {
+      try {
+        work(stop, [&](const std::function<void()>& callback) {
+          if (stop) return;
+          py::gil_scoped_acquire gil;
+          try {
+            callback();
+          } catch (...) {
+            stop = true;
+            throw;
+          }
+        });
+      } catch (...) {
+        failure = std::current_exception();
+      }
+      done = true;
+    });
+    while (!done) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      py::gil_scoped_acquire gil;
+      if (!interrupt && PyErr_CheckSignals() != 0) {
+        stop = true;
+        interrupt = std::make_exception_ptr(py::error_already_set());  // takes the KeyboardInterrupt
+      }
+    }
+    runner.join();
+  }
+  if (failure) std::rethrow_exception(failure);
+  return interrupt;
+}
+
+using GameList = std::vector<std::pair<std::vector<std::string>, uint64_t>>;  // (bots per seat, seed)
+
+std::vector<GameSpec> game_specs(const GameList& games) {
+  std::vector<GameSpec> specs;
+  for (const auto& [bots, seed] : games) specs.push_back({bots, seed});
+  return specs;
+}
 
 }  // namespace
 
@@ -51,13 +104,28 @@ Subclass it in Python (define choose, optionally observe) to play in the same ga
         return std::vector<double>(v.begin(), v.begin() + s.num_players());
       }, py::arg("state"))
       .def("name", &Evaluator::name);
+  py::class_<LinearEvaluator, Evaluator, std::shared_ptr<LinearEvaluator>>(m, "LinearEvaluator",
+      "Weights times features per seat: the hand-tuned evaluator and weight files.")
+      .def_property_readonly("weights", [](const LinearEvaluator& e) {
+        return std::vector<float>(e.weights().data(), e.weights().data() + kNumFeatures);
+      }, "The weights in FEATURE_NAMES order.")
+      .def_property_readonly("rules", [](const LinearEvaluator& e) -> py::object {
+        if (!e.trained_on()) return py::none();
+        return py::cast(*e.trained_on());
+      }, "The Rules the weights were fitted to, or None (any rules).")
+      .def("check_rules", &LinearEvaluator::check_rules, py::arg("rules"),
+           "Raises ValueError when the weights were fitted to other rules.")
+      .def("to_json", &LinearEvaluator::to_json, "The weight file's text.");
+  py::class_<TrainedEvaluator, Evaluator, std::shared_ptr<TrainedEvaluator>>(m, "TrainedEvaluator",
+      "The default evaluator: the weights shipped with meeple, one set per expansion set (make_evaluator('trained')).")
+      .def("weights_for", [](const TrainedEvaluator& e, const Rules& rules) {
+        return std::make_shared<LinearEvaluator>(e.weights_for(rules.expansions));
+      }, py::arg("rules"), "The shipped weights used for games with these rules.");
   m.def("make_evaluator", [](const std::string& spec) { return std::const_pointer_cast<Evaluator>(make_evaluator(spec)); },
-        py::arg("spec"), "'heuristic', 'endnow', or a weight file 'FILE.json'.");
+        py::arg("spec"), (std::string("An evaluator from its spec: ") + kEvaluatorSpecHelp + ".").c_str());
 
-  m.def("play_games", [](const Rules& rules, const std::vector<std::pair<std::vector<std::string>, uint64_t>>& games,
-                         int jobs, bool records, const py::object& on_finished) {
-    std::vector<GameSpec> specs;
-    for (const auto& [bots, seed] : games) specs.push_back({bots, seed});
+  m.def("play_games", [](const Rules& rules, const GameList& games, int jobs, bool records, const py::object& on_finished) {
+    const std::vector<GameSpec> specs = game_specs(games);
     std::vector<std::string> lines(specs.size());
     std::vector<State> finals;
     auto scores_of = [&](const State& s) {
@@ -65,43 +133,14 @@ Subclass it in Python (define choose, optionally observe) to play in the same ga
       for (int p = 0; p < rules.players; ++p) scores.push_back(s.score(p));
       return scores;
     };
-    // The games run on another thread while this one, the main thread, watches for Ctrl-C (Python only
-    // sees signals there): an interrupt or an exception in `on_finished` stops every game, and only
-    // finished games have been reported.
-    std::atomic<bool> stop{false}, done{false};
-    std::exception_ptr failure, interrupt;  // set by the games' thread, by this one
-    {
-      py::gil_scoped_release release;
-      std::thread runner([&] {
-        try {
-          finals = play_games(rules, specs, jobs, records, [&](int g, const State& final_state, const std::string& line) {
-            lines[static_cast<size_t>(g)] = line;
-            if (on_finished.is_none() || stop) return;
-            py::gil_scoped_acquire gil;
-            try {
-              on_finished(g, scores_of(final_state), records ? py::object(py::str(line)) : py::object(py::none()));
-            } catch (...) {
-              stop = true;
-              throw;
-            }
-          }, &stop);
-        } catch (...) {
-          failure = std::current_exception();
-        }
-        done = true;
-      });
-      while (!done) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        py::gil_scoped_acquire gil;
-        if (!interrupt && PyErr_CheckSignals() != 0) {
-          stop = true;
-          interrupt = std::make_exception_ptr(py::error_already_set());  // takes the KeyboardInterrupt
-        }
-      }
-      runner.join();
-    }
-    if (failure) std::rethrow_exception(failure);
-    if (interrupt) std::rethrow_exception(interrupt);
+    const auto interrupt = run_watching_signals([&](const std::atomic<bool>& stop, const InPython& in_python) {
+      finals = play_games(rules, specs, jobs, records, [&](int g, const State& final_state, const std::string& line) {
+        lines[static_cast<size_t>(g)] = line;
+        if (on_finished.is_none()) return;
+        in_python([&] { on_finished(g, scores_of(final_state), records ? py::object(py::str(line)) : py::object(py::none())); });
+      }, &stop);
+    });
+    if (interrupt) std::rethrow_exception(interrupt);  // finished games were all reported to on_finished
     py::list out;
     for (size_t g = 0; g < finals.size(); ++g)
       out.append(py::make_tuple(scores_of(finals[g]), records ? py::object(py::str(lines[g])) : py::object(py::none())));
@@ -111,6 +150,36 @@ Subclass it in Python (define choose, optionally observe) to play in the same ga
 
 games: [(bot specs per seat, seed)], the seed fixing the tile order. on_finished(index, scores, record) is
 called as each game ends (one call at a time). Returns [(scores, record line or None)] in the order given.)doc");
+
+  m.def("generate_selfplay", [](const Rules& rules, const GameList& games, int jobs, const py::object& on_finished) {
+    const std::vector<GameSpec> specs = game_specs(games);
+    SelfPlayData data;
+    const auto interrupt = run_watching_signals([&](const std::atomic<bool>& stop, const InPython& in_python) {
+      data = generate_selfplay(rules, specs, jobs, &stop, [&](int finished) {
+        if (!on_finished.is_none()) in_python([&] { on_finished(finished); });
+      });
+    });
+    const auto n = static_cast<py::ssize_t>(data.positions()), g = static_cast<py::ssize_t>(data.games());
+    const py::ssize_t p = data.players, f = kNumFeatures, t = data.tile_types;
+    py::dict out;
+    out["game"] = py::array_t<int32_t>({n}, data.game.data());
+    out["ply"] = py::array_t<int16_t>({n}, data.ply.data());
+    out["to_move"] = py::array_t<int8_t>({n}, data.to_move.data());
+    out["features"] = py::array_t<float>({n, p, f}, data.features.data());
+    out["remaining"] = py::array_t<uint8_t>({n, t}, data.remaining.data());
+    out["finished"] = py::array_t<int32_t>({g}, data.finished.data());
+    out["final_scores"] = py::array_t<int16_t>({g, p}, data.final_scores.data());
+    out["ranks"] = py::array_t<int8_t>({g, p}, data.ranks.data());
+    out["interrupted"] = static_cast<bool>(interrupt);
+    return out;
+  }, py::arg("rules"), py::arg("games"), py::arg("jobs") = 1, py::arg("on_finished") = py::none(),
+        R"doc(Self-play positions for training, generated in C++ threads (the GIL released).
+
+games as for play_games. Every decision node of every finished game is a position. Returns a dict of numpy
+arrays: per position game (index into games), ply, to_move, features [positions, seats, FEATURE_NAMES],
+remaining [positions, tile types]; per finished game finished (index into games), final_scores and ranks
+[games, seats] (0 = won; ties share), in the order of the positions; and interrupted: True when Ctrl-C
+stopped it (the games finished by then are all there). on_finished(count) is called after each game.)doc");
 }
 
 }  // namespace meeple::python

@@ -1,10 +1,14 @@
 // Features and evaluators: exact feature values on small boards, the weight file format and its errors,
 // and the one-ply players built on them.
+#include <bit>
+#include <fstream>
+
 #include <gtest/gtest.h>
 
 #include "../core/scenario.h"
 #include "meeple/ai/evaluator.h"
 #include "meeple/ai/features.h"
+#include "meeple/ai/match.h"
 #include "meeple/ai/player.h"
 
 namespace meeple {
@@ -110,21 +114,77 @@ TEST(Evaluators, LinearIsTheWeightedSumOfTheFeatures) {
   EXPECT_EQ(v[3], 0);
 }
 
+std::string error_of_check(const LinearEvaluator& e, const Rules& rules) {
+  try {
+    e.check_rules(rules);
+  } catch (const std::invalid_argument& err) {
+    return err.what();
+  }
+  return "accepted";
+}
+
 TEST(Evaluators, WeightFilesRoundTripAndCheckTheirRules) {
   LinearEvaluator::Weights w = LinearEvaluator::Weights::Zero();
   for (int i = 0; i < kNumFeatures; ++i) w[i] = 0.25f * static_cast<float>(i);
-  const LinearEvaluator trained(w, "trained", kRiver2 | kKingRobber);
+  const Rules fitted = Rules::parse("players=2 expansions=river2,king_robber pig_herd=off");
+  const LinearEvaluator trained(w, "fitted", fitted);
   const LinearEvaluator back = LinearEvaluator::from_json(trained.to_json(), "test.json");
   EXPECT_EQ(back.weights(), w);
-  EXPECT_EQ(back.expansions(), kRiver2 | kKingRobber);
-  EXPECT_NO_THROW(back.check_rules(rules_with(2, kRiver2 | kKingRobber)));
-  try {
-    back.check_rules(rules_with(2));
-    FAIL() << "weights for river2+king_robber accepted for the base game";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("trained for river2,king_robber, not for this game's base game only"), std::string::npos) << e.what();
+  ASSERT_TRUE(back.trained_on().has_value());
+  EXPECT_EQ(back.trained_on()->to_string(), fitted.to_string());
+  // Another player count is fine; other expansions, or another value of an option in play, are not.
+  EXPECT_EQ(error_of_check(back, Rules::parse("players=4 expansions=river2,king_robber pig_herd=off")), "accepted");
+  EXPECT_EQ(error_of_check(back, Rules::parse("players=2")),
+            "evaluator 'fitted' was fitted to 'expansions=river2,king_robber pig_herd=off', not to this game's the base "
+            "game with default options; fit weights to these rules (python -m meeple train), or use the default "
+            "evaluator 'trained'");
+  EXPECT_NE(error_of_check(back, Rules::parse("players=2 expansions=river2,king_robber")).find("not to this game's "
+            "'expansions=river2,king_robber'"), std::string::npos);
+  // An option of an expansion not in the game is not in play.
+  EXPECT_EQ(error_of_check(back, Rules::parse("players=2 expansions=river2,king_robber pig_herd=off count_move=follow")),
+            "accepted");
+  EXPECT_EQ(error_of_check(LinearEvaluator::hand_tuned(), rules_with(2, kCount)), "accepted");
+}
+
+TEST(Evaluators, PlayersRefuseWeightsFittedToOtherRules) {
+  const std::string path = ::testing::TempDir() + "/river_weights.json";
+  {
+    std::ofstream out(path);
+    out << LinearEvaluator(LinearEvaluator::hand_tuned().weights(), "river-only", rules_with(2, kRiver2)).to_json();
   }
-  EXPECT_NO_THROW(LinearEvaluator::hand_tuned().check_rules(rules_with(2, kCount)));
+  for (const std::string& bot : {"heuristic:eval=" + path, "mcts:iterations=10,eval=" + path}) {
+    SCOPED_TRACE(bot);
+    Scenario sc(rules_with(2), {{"BA.C", 1}, {"BA.RFr", 2}});
+    sc.draw("BA.C");
+    const auto player = make_player(bot, 1);
+    EXPECT_THROW(player->choose(sc.state), std::invalid_argument);
+    EXPECT_THROW(check_games(rules_with(2), {GameSpec{{bot, "greedy"}, 1}}), std::invalid_argument);
+    EXPECT_NO_THROW(check_games(rules_with(3, kRiver2), {GameSpec{{bot, "greedy", bot}, 1}}));
+  }
+}
+
+// The default evaluator values each game with the shipped weights for its expansions, or with those of the
+// smallest shipped set that contains them.
+TEST(Evaluators, TrainedPicksTheShippedWeightsForTheGamesExpansions) {
+  const TrainedEvaluator trained;
+  ASSERT_GE(trained.sets().size(), 2u);
+  const int all = (1 << kNumExpansions) - 1;
+  EXPECT_EQ(trained.weights_for(0).trained_on()->expansions, 0);
+  EXPECT_EQ(trained.weights_for(all).trained_on()->expansions, all);
+  for (int mask = 0; mask <= all; ++mask) {
+    const int got = trained.weights_for(mask).trained_on()->expansions;
+    EXPECT_EQ(got & mask, mask) << mask;
+    for (const LinearEvaluator& set : trained.sets()) {
+      const int other = set.trained_on()->expansions;
+      if ((other & mask) == mask) {
+        EXPECT_LE(std::popcount(static_cast<unsigned>(got)), std::popcount(static_cast<unsigned>(other)));
+      }
+    }
+  }
+  Scenario sc(rules_with(2, kRiver2), {{"BA.RFr", 2}, {"BA.C", 2}});
+  const PlayerValues v = trained.evaluate(sc.state), expect = trained.weights_for(kRiver2).evaluate(sc.state);
+  EXPECT_EQ(v, expect);
+  EXPECT_EQ(make_evaluator("trained").get(), make_evaluator("trained").get()) << "the shipped weights are parsed once";
 }
 
 TEST(Evaluators, MalformedWeightFilesAreRefusedSayingWhy) {
@@ -148,7 +208,7 @@ TEST(Evaluators, MalformedWeightFilesAreRefusedSayingWhy) {
   EXPECT_NE(error_of(head + R"("features":["bias","nonsense"],"weights":[1,2]})").find("unknown feature 'nonsense'; the features are: bias, score"), std::string::npos);
   EXPECT_NE(error_of(head + R"("features":["bias"],"weights":[1]})").find("no weight for feature 'score'"), std::string::npos);
   EXPECT_NE(error_of(head + R"("features":["bias"],"weights":[1,2]})").find("1 feature names but 2 weights"), std::string::npos);
-  EXPECT_NE(error_of(head + R"("features":[)" + names + R"(],"weights":[)" + weights + R"(],"expansions":["moon"]})").find("moon"), std::string::npos);
+  EXPECT_NE(error_of(head + R"("features":[)" + names + R"(],"weights":[)" + weights + R"(],"rules":"expansions=moon"})").find("w.json: rules: unknown expansion 'moon'"), std::string::npos);
   EXPECT_THROW(make_evaluator("missing.json"), std::invalid_argument);
   EXPECT_THROW(make_evaluator("magic"), std::invalid_argument);
 }

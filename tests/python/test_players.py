@@ -60,8 +60,9 @@ def test_mcts_completes_the_city_from_python():
 def test_evaluators():
     state = meeple.State(meeple.Rules(players=2))
     assert meeple.make_evaluator("endnow").evaluate(state) == [0, 0]
-    heuristic = meeple.make_evaluator("heuristic").evaluate(state)
-    assert len(heuristic) == 2 and heuristic[0] == pytest.approx(heuristic[1])
+    for spec in ("trained", "handtuned"):
+        values = meeple.make_evaluator(spec).evaluate(state)
+        assert len(values) == 2 and values[0] == pytest.approx(values[1])
     with pytest.raises(ValueError, match="cannot read evaluator weights"):
         meeple.make_evaluator("missing.json")
 

@@ -7,6 +7,8 @@
         action = dealer.deal(state) if state.is_chance else bot.choose(state)
         state.apply(action)
     print(state.scores)
+
+Training evaluators from self-play: meeple.training (python -m meeple train).
 """
 
 from ._meeple import (
@@ -16,6 +18,7 @@ from ._meeple import (
     Action,
     Dealer,
     Evaluator,
+    LinearEvaluator,
     Player,
     RecordBuilder,
     Rules,
@@ -24,6 +27,7 @@ from ._meeple import (
     action_space_size,
     board_planes,
     encode_action,
+    generate_selfplay,
     legal_action_mask,
     make_evaluator,
     make_player,
@@ -34,12 +38,14 @@ from ._meeple import (
 )
 
 from .render import position_of_record, render_svg
+from .sprt import SprtResult, sprt
 from .tournament import TournamentResult, tournament, wilson
 from .viewer import viewer_html, write_viewer
 
 __all__ = [
-    "FEATURE_NAMES", "MAX_PLAYERS", "SCORE_CATEGORIES", "Action", "Dealer", "Evaluator", "Player",
+    "FEATURE_NAMES", "MAX_PLAYERS", "SCORE_CATEGORIES", "Action", "Dealer", "Evaluator", "LinearEvaluator", "Player",
     "RecordBuilder", "Rules", "RulesError", "State", "action_space_size", "board_planes", "encode_action",
-    "legal_action_mask", "make_evaluator", "make_player", "play_games", "replay",
-    "position_of_record", "render_svg", "tile_geometry", "tile_ids", "tournament", "TournamentResult", "wilson",
+    "generate_selfplay", "legal_action_mask", "make_evaluator", "make_player", "play_games", "replay",
+    "position_of_record", "render_svg", "sprt", "SprtResult", "tile_geometry", "tile_ids", "tournament",
+    "TournamentResult", "wilson",
 ]

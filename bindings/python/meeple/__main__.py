@@ -1,7 +1,8 @@
-"""python -m meeple: tournament, replay, render, view, info.
+"""python -m meeple: tournament, train, replay, render, view, info.
 
     python -m meeple tournament --bots mcts:iterations=2000 heuristic greedy random --games 48 --players 2 \
         --seed 1 --out runs/ladder
+    python -m meeple train --expansions river2 --generations 6 --games 400 --out runs/train-river2
     python -m meeple replay runs/ladder/games.jsonl
     python -m meeple render runs/ladder/games.jsonl --game 3 --actions 80 --out board.svg
     python -m meeple view runs/ladder/games.jsonl --game 3 --out game3.html
@@ -12,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import sys
 
 from . import _meeple
@@ -29,6 +31,20 @@ def cmd_tournament(args) -> int:
 
     plot_tournament(result, os.path.join(args.out, "ratings.png"))
     print(f"wrote {args.out}/games.jsonl, results.csv, ratings.png")
+    return 0
+
+
+def cmd_train(args) -> int:
+    from .training import generations_table, train
+
+    rows = train(args.out, players=args.players, expansions=args.expansions,
+                 options=dict(o.split("=", 1) for o in args.option), generations=args.generations, games=args.games,
+                 window=args.window, method=args.method, lam=args.lam, alpha=args.alpha, selfplay_bot=args.selfplay_bot,
+                 match_bot=args.match_bot, elo0=args.elo0, elo1=args.elo1, batch_pairs=args.batch_pairs,
+                 max_pairs=args.max_pairs, seed=args.seed, workers=args.workers, start=args.start,
+                 progress=not args.quiet, command="python -m meeple " + shlex.join(args.argv))
+    print(generations_table(rows))
+    print(f"wrote {args.out}/generations.csv, generations.png, best.json (the last promoted weights)")
     return 0
 
 
@@ -96,6 +112,31 @@ def main(argv=None) -> int:
     t.add_argument("--out", required=True, help="folder for games.jsonl, results.csv, ratings.png (reruns resume)")
     t.add_argument("--quiet", action="store_true", help="no progress bar")
     t.set_defaults(run=cmd_tournament)
+    tr = sub.add_parser("train", help="fit evaluator weights from self-play, promoting only those that win a match",
+                        description="Each generation: self-play with the current weights, a fit on the last --window "
+                        "generations' positions, and an SPRT match of the fitted weights against the current ones; "
+                        "only a win promotes. See docs/training.md.")
+    tr.add_argument("--out", required=True, help="folder for data, weights, match records, generations.csv/.png (reruns resume)")
+    tr.add_argument("--players", type=int, default=2, help="seats in self-play games (matches are head to head)")
+    tr.add_argument("--expansions", nargs="*", default=[], help="river2 count king_robber cult_places abbey_mayor")
+    tr.add_argument("--option", action="append", default=[], help="rule option NAME=VALUE (repeatable)")
+    tr.add_argument("--generations", type=int, default=5)
+    tr.add_argument("--games", type=int, default=400, help="self-play games per generation")
+    tr.add_argument("--window", type=int, default=3, help="fit on the data of this many latest generations")
+    tr.add_argument("--method", choices=["ridge", "td"], default="ridge", help="final-outcome ridge, or TD(lambda)")
+    tr.add_argument("--lam", type=float, default=0.7, help="lambda of --method td")
+    tr.add_argument("--alpha", type=float, default=1e-4, help="ridge penalty (on standardised features)")
+    tr.add_argument("--selfplay-bot", default="heuristic:eval={weights}", help="bot template for self-play")
+    tr.add_argument("--match-bot", default="heuristic:eval={weights}", help="bot template for the matches")
+    tr.add_argument("--elo0", type=float, default=0.0)
+    tr.add_argument("--elo1", type=float, default=20.0)
+    tr.add_argument("--batch-pairs", type=int, default=50, help="seat-swapped pairs between SPRT looks")
+    tr.add_argument("--max-pairs", type=int, default=400, help="pairs after which a match ends undecided")
+    tr.add_argument("--start", default=None, help="weights to start from (default: the hand-tuned ones)")
+    tr.add_argument("--seed", type=int, default=1)
+    tr.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="games at once (C++ threads)")
+    tr.add_argument("--quiet", action="store_true", help="no progress bars")
+    tr.set_defaults(run=cmd_train)
     r = sub.add_parser("replay", help="replay a file of records and print their scores")
     r.add_argument("file")
     r.set_defaults(run=cmd_replay)
@@ -113,13 +154,14 @@ def main(argv=None) -> int:
     i = sub.add_parser("info", help="what this build knows: players, tiles, features")
     i.set_defaults(run=cmd_info)
     args = parser.parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)
     try:
         return args.run(args)
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("\ninterrupted: every finished game is in the records; rerun the same command to resume", file=sys.stderr)
+        print("\ninterrupted: every finished game is saved; rerun the same command to resume", file=sys.stderr)
         return 130
 
 

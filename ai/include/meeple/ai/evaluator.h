@@ -8,6 +8,8 @@
 
 #include <array>
 #include <memory>
+#include <optional>
+#include <vector>
 #include <string>
 #include <string_view>
 
@@ -26,6 +28,8 @@ class Evaluator {
   // Estimated final score of each of the state's players (entries past num_players() are 0).
   virtual PlayerValues evaluate(const State& state) const = 0;
   virtual std::string name() const = 0;
+  // Throws std::invalid_argument when the evaluator was fitted to other rules than `rules`.
+  virtual void check_rules(const Rules&) const {}
 };
 
 // The scores if the game ended now: points so far plus final scoring of the board. What the greedy player
@@ -39,15 +43,19 @@ class EndNowEvaluator : public Evaluator {
 // A weighted sum of the features (features.h) per player, on Eigen.
 //
 // Weight files (JSON) name every feature, so a file written for another feature set is refused rather
-// than misread:
-//   {"format": "meeple-evaluator/1", "kind": "linear",
-//    "expansions": ["river2", "king_robber"],        // the rules trained on; omitted: any
+// than misread, and say which rules they were fitted to (python -m meeple train writes them):
+//   {"format": "meeple-evaluator/1", "kind": "linear", "name": "trained-base",
+//    "rules": "players=2 expansions=river2,king_robber",   // omitted: fits any rules
 //    "features": ["bias", "score", ...], "weights": [0.0, 1.0, ...]}
+// Weights fitted to some rules are refused for others: other expansions, or another value of an option
+// that matters in the game (one of the base game or of its expansions). The player count may differ:
+// the features already account for it.
 class LinearEvaluator : public Evaluator {
  public:
   using Weights = Eigen::Matrix<float, kNumFeatures, 1>;
-  explicit LinearEvaluator(const Weights& weights, std::string name = "linear", int expansions = -1)
-      : weights_(weights), name_(std::move(name)), expansions_(expansions) {}
+  explicit LinearEvaluator(const Weights& weights, std::string name = "linear",
+                           std::optional<Rules> trained_on = std::nullopt)
+      : weights_(weights), name_(std::move(name)), trained_on_(trained_on) {}
 
   // Hand-chosen weights: completion odds discounted, figures in supply worth more early in the game.
   static LinearEvaluator hand_tuned();
@@ -59,18 +67,40 @@ class LinearEvaluator : public Evaluator {
   PlayerValues evaluate(const State& state) const override;
   std::string name() const override { return name_; }
   const Weights& weights() const { return weights_; }
-  // Expansion mask the weights were trained for, or -1 for any rules. check_rules throws
-  // std::invalid_argument when `rules` differ from it.
-  int expansions() const { return expansions_; }
-  void check_rules(const Rules& rules) const;
+  // The rules the weights were fitted to; none: any rules.
+  const std::optional<Rules>& trained_on() const { return trained_on_; }
+  bool fits(const Rules& rules) const;
+  void check_rules(const Rules& rules) const override;
 
  private:
   Weights weights_;
   std::string name_;
-  int expansions_;
+  std::optional<Rules> trained_on_;
 };
 
-// "endnow", "heuristic" (hand-tuned linear), or a path to a weight file.
+// The weights shipped with meeple (ai/weights/*.json, fitted by python -m meeple train and embedded in the
+// library): the default evaluator. Each position is valued with the weights fitted to its game's
+// expansions; a game whose expansions have no weights of their own gets those of the smallest shipped
+// set containing them (all expansions together at worst).
+class TrainedEvaluator : public Evaluator {
+ public:
+  TrainedEvaluator();
+  PlayerValues evaluate(const State& state) const override {
+    return sets_[for_expansions_[state.rules().expansions]].evaluate(state);
+  }
+  std::string name() const override { return "trained"; }
+  // The weights used for games with these expansions.
+  const LinearEvaluator& weights_for(int expansions) const { return sets_[for_expansions_[expansions]]; }
+  const std::vector<LinearEvaluator>& sets() const { return sets_; }
+
+ private:
+  std::vector<LinearEvaluator> sets_;
+  std::array<uint8_t, 1 << kNumExpansions> for_expansions_{};
+};
+
+// Evaluator specs: "trained" (the shipped weights; the default), "handtuned", "endnow", or a weight file
+// "FILE.json".
 std::shared_ptr<const Evaluator> make_evaluator(const std::string& spec);
+inline constexpr const char* kEvaluatorSpecHelp = "trained (default), handtuned, endnow, or a weight file FILE.json";
 
 }  // namespace meeple

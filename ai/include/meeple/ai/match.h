@@ -19,11 +19,18 @@ struct GameSpec {
   uint64_t seed = 0;
 };
 
+// Called with every decision node of a game, before the seat to act chooses.
+using DecisionSeen = std::function<void(const State&)>;
+
 // Plays one game: seat p is make_player(bots[p], seed * 16 + p + 1), tiles come from Dealer(seed), every
 // seat observes every action. Sets `record_line` to the game's meeple-game/1 record when given. When `stop`
 // becomes true the game is abandoned between two actions (the returned state is then not terminal).
 State play_game(const Rules& rules, const GameSpec& game, std::string* record_line = nullptr,
-                const std::atomic<bool>* stop = nullptr);
+                const std::atomic<bool>* stop = nullptr, const DecisionSeen& on_decision = {});
+
+// Throws std::invalid_argument, before anything is played, if a game does not have one valid bot spec per
+// seat or a bot cannot play these rules.
+void check_games(const Rules& rules, const std::vector<GameSpec>& games);
 
 // Called once per finished game, one call at a time, in the order games finish.
 using GameFinished = std::function<void(int index, const State& final_state, const std::string& record_line)>;

@@ -36,7 +36,7 @@ struct MctsOptions {
   // The evaluator alone is the strongest per second measured so far (docs/strength.md).
   enum class Leaf { kRollout, kTruncated, kEval } leaf = Leaf::kEval;
   int rollout_turns = 4;  // kTruncated: random turns before evaluating
-  // Evaluator for kTruncated/kEval leaves and for priors; null: the hand-tuned heuristic.
+  // Evaluator for kTruncated/kEval leaves and for priors; null: the shipped trained weights.
   std::shared_ptr<const Evaluator> evaluator;
   // PUCT: priors are a softmax of the one-ply evaluator margins, with this temperature in points.
   bool puct = false;
@@ -63,6 +63,7 @@ class MctsPlayer : public Player {
   Action choose(const State& state) override;
   Action choose(const State& state, Budget budget);
   void observe(Action a) override;
+  void check_rules(const Rules& rules) const override { evaluator_->check_rules(rules); }
 
   // Statistics of the last search: for tests and tools.
   struct RootChild {

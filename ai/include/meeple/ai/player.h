@@ -29,6 +29,9 @@ class Player {
   // Every action applied to the game, draws included, in order: a search can keep its tree between moves.
   // A player that is never told simply searches afresh.
   virtual void observe(Action) {}
+  // Throws std::invalid_argument when the player cannot play under `rules` (weights fitted to other
+  // rules). Game runners call it before the first move; choose() checks it too.
+  virtual void check_rules(const Rules&) const {}
 
  protected:
   // Throws std::invalid_argument unless `state` is a decision node: what every choose() requires.
@@ -50,13 +53,14 @@ class RandomPlayer : public Player {
 // turn, e.g. the deploy after a placement) and valued by the evaluator's estimate of the player's final
 // score minus the best opponent's. Ties are broken at random.
 //   greedy:    the scores if the game ended now (EndNowEvaluator)
-//   heuristic: the hand-tuned linear evaluator, or trained weights
+//   heuristic: the shipped trained weights by default, or any evaluator (eval=handtuned, FILE.json, ...)
 class OnePlyPlayer : public Player {
  public:
   OnePlyPlayer(std::string name, std::shared_ptr<const Evaluator> evaluator, uint64_t seed)
       : name_(std::move(name)), evaluator_(std::move(evaluator)), rng_(seed) {}
   std::string name() const override { return name_; }
   Action choose(const State& state) override;
+  void check_rules(const Rules& rules) const override { evaluator_->check_rules(rules); }
 
  private:
   double value_after(const State& state, Action a, int me) const;

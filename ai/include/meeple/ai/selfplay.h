@@ -1,0 +1,42 @@
+// Labelled positions from self-play, for fitting evaluators (python -m meeple train writes them to
+// compressed numpy chunks; docs/training.md describes the files).
+//
+// Every decision node of every finished game is a position: the evaluator features of every seat, the
+// copies of each tile type still to come, and, per game, the final scores and ranks that label them.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "meeple/ai/match.h"
+
+namespace meeple {
+
+struct SelfPlayData {
+  int players = 0;
+  int tile_types = 0;  // TileCatalog size: columns of `remaining`
+  // Per position, games one after the other, each game's positions in play order:
+  std::vector<int32_t> game;       // index into the games given to generate_selfplay
+  std::vector<int16_t> ply;        // decision number within the game, from 0
+  std::vector<int8_t> to_move;     // seat deciding
+  std::vector<float> features;     // players x kNumFeatures per position (seat-major)
+  std::vector<uint8_t> remaining;  // tile_types per position
+  // Per finished game, in the same order as their positions:
+  std::vector<int32_t> finished;     // index into the games given
+  std::vector<int16_t> final_scores;  // players per game
+  std::vector<int8_t> ranks;          // players per game: 0 for the winners, 1 for the next score, ...
+
+  size_t positions() const { return game.size(); }
+  size_t games() const { return finished.size(); }
+};
+
+// Plays `games` (see play_games: same seats, seeds and checks), `jobs` at a time, and returns the
+// positions of the finished ones. Setting `stop` abandons the games in progress (they are left out, whole);
+// `on_finished` is called after each finished game, one call at a time, with the number finished so far.
+SelfPlayData generate_selfplay(const Rules& rules, const std::vector<GameSpec>& games, int jobs,
+                               const std::atomic<bool>* stop = nullptr,
+                               const std::function<void(int finished)>& on_finished = {});
+
+}  // namespace meeple

@@ -1,0 +1,398 @@
+"""Training evaluators from self-play: labelled positions, linear fits, and a gated promotion loop.
+
+    python -m meeple train --expansions river2 --generations 6 --games 400 --out runs/train-river2
+
+Data. generate() plays self-play games in C++ threads and writes every decision node as a position to
+compressed numpy chunks (chunk-00000.npz, ...; docs/training.md lists their arrays). A game is known by
+its id, the seed of its tile order (seed, seed + 1, ...); a chunk is written once its games are played,
+and an interrupted run writes the games finished so far, so a rerun of the same call plays only the
+games no chunk holds.
+
+Fitting. The linear evaluator values seat p as w . f_p; what decides games is the difference to the others,
+so fit_ridge() regresses each seat's final score minus the mean of the others' on its features minus
+the mean of the others' (ridge, standardised columns). fit_td() fits TD(lambda) targets instead: the
+lambda-return of the fitted values along each game, refitted a few times. Features equal for every seat
+(bias, tiles_left) cancel in differences and get weight 0. Games are split into training and validation
+by game id, and losses are the mean squared error of the predicted score difference, in points squared.
+
+Promotion. train() alternates: self-play with the current weights, a fit on the last few generations'
+data, and a seat-swapped SPRT match of the fitted weights against the current ones; only a win (H1
+accepted) promotes. Each generation is a row of generations.csv and a point of generations.png.
+"""
+from __future__ import annotations
+
+import csv
+import glob
+import json
+import os
+import shlex
+import shutil
+import sys
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import _meeple
+from .sprt import elo_of, sprt
+
+FORMAT = "meeple-positions/1"
+WEIGHTS_FORMAT = "meeple-evaluator/1"
+FEATURES = list(_meeple.FEATURE_NAMES)
+
+
+# --- Data -----------------------------------------------------------------------------------------------
+
+def seats_of(bots, game_id: int) -> list:
+    """Bots by seat for game `game_id`: rotated each game, so every bot sits in every seat."""
+    k = game_id % len(bots)
+    return list(bots[k:]) + list(bots[:k])
+
+
+def chunk_files(folder) -> list[str]:
+    return sorted(glob.glob(os.path.join(folder, "chunk-*.npz")))
+
+
+def generate(folder, rules, bots, games: int, seed: int = 1, chunk_games: int = 200, workers: int = 1,
+             progress: bool = True) -> int:
+    """Plays the self-play games with ids (tile seeds) seed .. seed + games - 1 not yet in `folder` and
+    writes their positions; returns how many games it played. bots: one spec per seat (rotated each game),
+    e.g. ["heuristic", "heuristic"]."""
+    if isinstance(rules, str):
+        rules = _meeple.Rules.parse(rules)
+    if len(bots) != rules.players:
+        raise ValueError(f"{rules.players} seats need {rules.players} bot specs, got {len(bots)}: {bots}")
+    os.makedirs(folder, exist_ok=True)
+    have = set()
+    for path in chunk_files(folder):
+        with np.load(path) as chunk:
+            check_chunk(path, chunk, rules)
+            have.update(int(g) for g in chunk["game_id"])
+    todo = [g for g in range(seed, seed + games) if g not in have]
+    bar = None
+    if progress and todo:
+        from tqdm import tqdm
+
+        bar = tqdm(total=games, initial=games - len(todo), unit="game", desc=f"self-play {os.path.basename(folder)}")
+    played = 0
+    try:
+        for start in range(0, len(todo), chunk_games):
+            ids = todo[start:start + chunk_games]
+            data = _meeple.generate_selfplay(rules, [(seats_of(bots, g), g) for g in ids], jobs=workers,
+                                             on_finished=(lambda n: bar.update(1)) if bar else None)
+            if len(data["finished"]):
+                write_chunk(folder, rules, bots, ids, data)
+            played += len(data["finished"])
+            if data["interrupted"]:
+                raise KeyboardInterrupt
+    finally:
+        if bar:
+            bar.close()
+    return played
+
+
+def write_chunk(folder, rules, bots, ids, data) -> str:
+    ids = np.asarray(ids, dtype=np.int64)
+    game_id = ids[data["finished"]]
+    existing = chunk_files(folder)
+    number = int(os.path.basename(existing[-1])[6:11]) + 1 if existing else 0
+    path = os.path.join(folder, f"chunk-{number:05d}.npz")
+    tmp = path + ".tmp.npz"
+    np.savez_compressed(
+        tmp, format=np.array(FORMAT), rules=np.array(str(rules)), feature_names=np.array(FEATURES),
+        tile_ids=np.array(_meeple.tile_ids()), game_id=game_id,
+        bots=np.array([seats_of(bots, int(g)) for g in game_id]), final_scores=data["final_scores"],
+        ranks=data["ranks"], game=ids[data["game"]], ply=data["ply"], to_move=data["to_move"],
+        features=data["features"], remaining=data["remaining"])
+    os.replace(tmp, path)  # a chunk is there whole or not at all
+    return path
+
+
+def check_chunk(path, chunk, rules=None) -> None:
+    if "format" not in chunk or str(chunk["format"]) != FORMAT:
+        raise ValueError(f"{path}: not a {FORMAT} chunk (written by meeple.training.generate)")
+    if list(chunk["feature_names"]) != FEATURES:
+        raise ValueError(f"{path}: its features {list(chunk['feature_names'])} are not this meeple's {FEATURES}; "
+                         "generate the data again")
+    if rules is not None and str(chunk["rules"]) != str(rules):
+        raise ValueError(f"{path}: positions of '{chunk['rules']}', not of '{rules}'; use another folder")
+
+
+@dataclass
+class Positions:
+    """Positions of many games, sorted by game id then ply; per-game arrays are sorted by game id."""
+    rules: str
+    game_id: np.ndarray       # [games]: the seed of the game's tile order
+    final_scores: np.ndarray  # [games, seats]
+    ranks: np.ndarray         # [games, seats]
+    game: np.ndarray          # [positions]: the position's game id
+    ply: np.ndarray           # [positions]
+    to_move: np.ndarray       # [positions]
+    features: np.ndarray      # [positions, seats, features], float32
+    remaining: np.ndarray     # [positions, tile types]
+
+    def __len__(self) -> int:
+        return len(self.game)
+
+    def game_index(self) -> np.ndarray:
+        """Per position, the row of its game in the per-game arrays."""
+        return np.searchsorted(self.game_id, self.game)
+
+    def select_games(self, keep) -> "Positions":
+        """The positions of the games for which keep(game_id array) is true."""
+        g, p = keep(self.game_id), keep(self.game)
+        return Positions(self.rules, self.game_id[g], self.final_scores[g], self.ranks[g],
+                         self.game[p], self.ply[p], self.to_move[p], self.features[p], self.remaining[p])
+
+
+def load_positions(*folders_or_files) -> Positions:
+    """The positions in these chunk files, or in the chunks of these folders, as one Positions."""
+    paths = []
+    for item in folders_or_files:
+        paths += chunk_files(item) if os.path.isdir(item) else [item]
+    if not paths:
+        raise ValueError(f"no chunk-*.npz files in {list(folders_or_files)}")
+    parts, rules = [], None
+    for path in paths:
+        with np.load(path) as chunk:
+            check_chunk(path, chunk)
+            if rules is not None and str(chunk["rules"]) != rules:
+                raise ValueError(f"{path}: positions of '{chunk['rules']}', while {paths[0]} has '{rules}'")
+            rules = str(chunk["rules"])
+            parts.append({k: chunk[k] for k in ("game_id", "final_scores", "ranks", "game", "ply", "to_move", "features",
+                                                 "remaining")})
+    cat = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    if len(np.unique(cat["game_id"])) != len(cat["game_id"]):
+        raise ValueError(f"a game (tile seed) appears twice in {list(folders_or_files)}: runs with overlapping seeds?")
+    games, positions = np.argsort(cat["game_id"]), np.lexsort((cat["ply"], cat["game"]))
+    return Positions(rules, *(cat[k][games] for k in ("game_id", "final_scores", "ranks")),
+                     *(cat[k][positions] for k in ("game", "ply", "to_move", "features", "remaining")))
+
+
+# --- Fitting --------------------------------------------------------------------------------------------
+
+def versus_others(x: np.ndarray) -> np.ndarray:
+    """Each seat's value minus the mean of the other seats' (axis 1 is the seat)."""
+    seats = x.shape[1]
+    return x - (x.sum(axis=1, keepdims=True) - x) / (seats - 1)
+
+
+def design(data: Positions) -> np.ndarray:
+    """[positions * seats, features]: the rows the weights multiply."""
+    return versus_others(data.features.astype(np.float64)).reshape(-1, len(FEATURES))
+
+
+def outcome(data: Positions) -> np.ndarray:
+    """[positions * seats]: each seat's final score minus the mean of the others', at every position."""
+    scores = data.final_scores[data.game_index()].astype(np.float64)
+    return versus_others(scores).reshape(-1)
+
+
+def ridge(x: np.ndarray, y: np.ndarray, alpha: float) -> np.ndarray:
+    """Ridge regression without intercept on standardised columns; constant columns get weight 0."""
+    scale = np.sqrt((x * x).mean(axis=0))
+    used = scale > 1e-9
+    xs = x[:, used] / scale[used]
+    gram = xs.T @ xs + alpha * len(xs) * np.eye(used.sum())
+    w = np.zeros(x.shape[1])
+    w[used] = np.linalg.solve(gram, xs.T @ y) / scale[used]
+    return w
+
+
+def fit_ridge(data: Positions, alpha: float = 1e-4) -> np.ndarray:
+    """Weights predicting the final score difference (seat vs mean of the others) from the features."""
+    return ridge(design(data), outcome(data), alpha)
+
+
+def lambda_returns(data: Positions, values: np.ndarray, lam: float) -> np.ndarray:
+    """TD(lambda) targets [positions, seats]: G_t = (1 - lam) V_{t+1} + lam G_{t+1}, with the final
+    outcome after a game's last position. `values` are the fitted values [positions, seats]."""
+    rows, seats = data.game_index(), values.shape[1]
+    first = np.searchsorted(data.game, data.game_id)  # positions are sorted by game then ply
+    step = np.arange(len(data)) - first[rows]
+    length = np.bincount(rows, minlength=len(data.game_id))
+    final = versus_others(data.final_scores.astype(np.float64))
+    # Dense [games, longest + 1, seats], padded with the outcome: the recursion then needs no masks.
+    v = np.repeat(final[:, None, :], length.max() + 1, axis=1)
+    v[rows, step] = values
+    g = v.copy()
+    for t in range(length.max() - 1, -1, -1):
+        g[:, t] = (1 - lam) * v[:, t + 1] + lam * g[:, t + 1]
+    return g[rows, step]
+
+
+def fit_td(data: Positions, lam: float = 0.7, alpha: float = 1e-4, sweeps: int = 4) -> np.ndarray:
+    """Fitted TD(lambda): start from the outcome fit (lambda = 1), then refit to lambda-returns of the
+    current weights `sweeps` times."""
+    x, seats = design(data), data.features.shape[1]
+    w = ridge(x, outcome(data), alpha)
+    for _ in range(sweeps):
+        w = ridge(x, lambda_returns(data, (x @ w).reshape(-1, seats), lam).reshape(-1), alpha)
+    return w
+
+
+def loss(weights, data: Positions) -> float:
+    """Mean squared error of the predicted score difference against the final one (points squared)."""
+    return float(np.mean((design(data) @ np.asarray(weights, dtype=np.float64) - outcome(data)) ** 2))
+
+
+def split(data: Positions, validation: float = 0.1) -> tuple[Positions, Positions]:
+    """(training, validation): every 1/validation-th game by id is held out, never split across the two."""
+    every = max(2, round(1 / validation))
+    return data.select_games(lambda ids: ids % every != 0), data.select_games(lambda ids: ids % every == 0)
+
+
+# --- Weight files ---------------------------------------------------------------------------------------
+
+def weights_json(weights, rules, name: str, **training) -> str:
+    """A weight file the C++ evaluator loads (format meeple-evaluator/1), with how it was fitted."""
+    doc = {"format": WEIGHTS_FORMAT, "kind": "linear", "name": name, "rules": str(rules), "features": FEATURES,
+           "weights": [round(float(w), 6) for w in weights]}
+    if training:
+        doc["training"] = training
+    return json.dumps(doc, indent=1) + "\n"
+
+
+def read_weights(path) -> np.ndarray:
+    """The weights of a weight file, in FEATURE_NAMES order (the C++ loader checks the file)."""
+    return np.asarray(_meeple.make_evaluator(str(path)).weights, dtype=np.float64)
+
+
+# --- The promotion loop ---------------------------------------------------------------------------------
+
+COLUMNS = ["generation", "games", "positions", "train_loss", "val_loss", "current_val_loss", "match_games", "score",
+           "score_lo", "score_hi", "elo", "elo_lo", "elo_hi", "verdict", "promoted", "current"]
+
+
+def read_log(path) -> list[dict]:
+    if not os.path.exists(path):
+        return []
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def train(out, players: int = 2, expansions=(), options=None, generations: int = 5, games: int = 400,
+          window: int = 3, method: str = "ridge", lam: float = 0.7, alpha: float = 1e-4,
+          selfplay_bot: str = "heuristic:eval={weights}", match_bot: str = "heuristic:eval={weights}",
+          elo0: float = 0.0, elo1: float = 20.0, batch_pairs: int = 50, max_pairs: int = 400, seed: int = 1,
+          workers: int = 1, start=None, progress: bool = True, log=print, command: str | None = None) -> list[dict]:
+    """The generate / fit / match loop (see the module docstring). Everything goes to the folder `out`:
+    data/gen-N/ chunks, gen-N.json weights (gen-0: the starting weights), match-gen-N.jsonl records,
+    generations.csv and generations.png, and best.json, the last promoted weights. A rerun continues
+    where it stopped. Bot templates get {weights} replaced by a weight file. `command` is noted in the
+    weight files (default: this process's command line). Returns the log rows."""
+    if method not in ("ridge", "td"):
+        raise ValueError(f"method must be 'ridge' or 'td', not {method!r}")
+    for template in (selfplay_bot, match_bot):
+        if "{weights}" not in template:
+            raise ValueError(f"bot template {template!r} must contain {{weights}}, e.g. 'heuristic:eval={{weights}}'")
+    rules = _meeple.Rules(players=players, expansions=list(expansions), options=options or {})
+    os.makedirs(out, exist_ok=True)
+    first = os.path.join(out, "gen-0.json")
+    if not os.path.exists(first):
+        if start:
+            weights = read_weights(start)
+            text = weights_json(weights, rules, "gen-0", started_from=str(start))
+        else:
+            text = weights_json(_meeple.make_evaluator("handtuned").weights, rules, "handtuned")
+        with open(first, "w") as f:
+            f.write(text)
+    log_path = os.path.join(out, "generations.csv")
+    rows = read_log(log_path)
+    current = rows[-1]["current"] if rows else first
+    for generation in range(len(rows) + 1, generations + 1):
+        row = run_generation(out, rules, generation, current, games=games, window=window, method=method, lam=lam,
+                             alpha=alpha, selfplay_bot=selfplay_bot, match_bot=match_bot, elo0=elo0, elo1=elo1,
+                             batch_pairs=batch_pairs, max_pairs=max_pairs, seed=seed, workers=workers,
+                             progress=progress, command=command or shlex.join(sys.argv))
+        current = row["current"]
+        rows.append({k: str(v) for k, v in row.items()})
+        with open(log_path, "w", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=COLUMNS)
+            writer.writeheader()
+            writer.writerows(rows)
+        plot_generations(rows, os.path.join(out, "generations.png"), title=f"training: {rules}")
+        log(format_row(rows[-1]))
+    shutil.copyfile(current, os.path.join(out, "best.json"))
+    return rows
+
+
+def run_generation(out, rules, generation, current, *, games, window, method, lam, alpha, selfplay_bot, match_bot,
+                   elo0, elo1, batch_pairs, max_pairs, seed, workers, progress, command) -> dict:
+    data_dir = os.path.join(out, "data", f"gen-{generation}")
+    generate(data_dir, rules, [selfplay_bot.format(weights=current)] * rules.players, games,
+             seed=seed + 1_000_000 * generation, workers=workers, progress=progress)
+    folders = [os.path.join(out, "data", f"gen-{g}") for g in range(max(1, generation - window + 1), generation + 1)]
+    train_set, val_set = split(load_positions(*folders))
+    weights = fit_td(train_set, lam=lam, alpha=alpha) if method == "td" else fit_ridge(train_set, alpha=alpha)
+    candidate = os.path.join(out, f"gen-{generation}.json")
+    row = {"generation": generation, "games": len(train_set.game_id) + len(val_set.game_id),
+           "positions": len(train_set) + len(val_set), "train_loss": loss(weights, train_set),
+           "val_loss": loss(weights, val_set), "current_val_loss": loss(read_weights(current), val_set)}
+    with open(candidate, "w") as f:
+        f.write(weights_json(weights, rules, f"gen-{generation}", method=method, lam=lam if method == "td" else None,
+                             alpha=alpha, generation=generation, games=row["games"], positions=row["positions"],
+                             train_loss=round(row["train_loss"], 3), val_loss=round(row["val_loss"], 3),
+                             command=command))
+    match = sprt(match_bot.format(weights=candidate), match_bot.format(weights=current), elo0=elo0, elo1=elo1,
+                 batch_pairs=batch_pairs, max_pairs=max_pairs, expansions=rules.expansions,
+                 options=rules_options(rules), seed=seed + 1_000_000 * generation + 500_000, workers=workers,
+                 out=os.path.join(out, f"match-gen-{generation}.jsonl"))
+    lo, hi = match.interval
+    promoted = match.accepted == "H1"
+    return row | {"match_games": match.games, "score": match.score, "score_lo": lo, "score_hi": hi, "elo": match.elo,
+                  "elo_lo": elo_of(lo), "elo_hi": elo_of(hi), "verdict": match.accepted or "none",
+                  "promoted": int(promoted), "current": candidate if promoted else current}
+
+
+def rules_options(rules) -> dict:
+    """The non-default options of `rules`, as the tournament takes them."""
+    return dict(word.split("=", 1) for word in str(rules).split()[1:] if not word.startswith("expansions="))
+
+
+def format_row(row: dict) -> str:
+    f = {k: float(row[k]) for k in ("val_loss", "current_val_loss", "score", "score_lo", "score_hi", "elo")}
+    return (f"generation {row['generation']}: {row['positions']} positions, validation loss {f['val_loss']:.1f} "
+            f"(current {f['current_val_loss']:.1f}); match {row['match_games']} games, score {100 * f['score']:.1f}% "
+            f"[{100 * f['score_lo']:.1f}, {100 * f['score_hi']:.1f}], elo {f['elo']:+.0f}, SPRT {row['verdict']}: "
+            + ("promoted" if row["promoted"] in ("1", 1) else "not promoted"))
+
+
+def generations_table(rows) -> str:
+    """The log as a Markdown table (for docs)."""
+    lines = ["| gen | positions | val loss | current's val loss | match games | score [95%] | Elo [95%] | SPRT | promoted |",
+             "| ---: | ---: | ---: | ---: | ---: | --- | --- | --- | --- |"]
+    for r in rows:
+        f = {k: float(r[k]) for k in ("val_loss", "current_val_loss", "score", "score_lo", "score_hi", "elo", "elo_lo", "elo_hi")}
+        lines.append(f"| {r['generation']} | {r['positions']} | {f['val_loss']:.1f} | {f['current_val_loss']:.1f} | "
+                     f"{r['match_games']} | {100 * f['score']:.1f}% [{100 * f['score_lo']:.1f}, {100 * f['score_hi']:.1f}] | "
+                     f"{f['elo']:+.0f} [{f['elo_lo']:+.0f}, {f['elo_hi']:+.0f}] | {r['verdict']} | "
+                     f"{'yes' if r['promoted'] in ('1', 1) else 'no'} |")
+    return "\n".join(lines)
+
+
+def plot_generations(rows, path, title="training") -> None:
+    """Validation loss (fitted vs current weights) and match Elo with its interval, per generation."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    gen = [int(r["generation"]) for r in rows]
+    val = [float(r["val_loss"]) for r in rows]
+    cur = [float(r["current_val_loss"]) for r in rows]
+    elo = np.array([float(r["elo"]) for r in rows])
+    lo, hi = np.array([float(r["elo_lo"]) for r in rows]), np.array([float(r["elo_hi"]) for r in rows])
+    promoted = [r["promoted"] in ("1", 1) for r in rows]
+    fig, (a, b) = plt.subplots(1, 2, figsize=(10, 4))
+    a.plot(gen, val, "o-", label="fitted weights")
+    a.plot(gen, cur, "s--", label="current weights")
+    a.set(xlabel="generation", ylabel="validation loss (points²)", title="score-difference error")
+    a.legend()
+    b.errorbar(gen, elo, yerr=[np.clip(elo - lo, 0, None), np.clip(hi - elo, 0, None)], fmt="none", ecolor="grey")
+    b.scatter(gen, elo, c=["tab:green" if p else "tab:red" for p in promoted], zorder=3)
+    b.axhline(0, color="black", linewidth=0.5)
+    b.set(xlabel="generation", ylabel="Elo vs current (95%)", title="match: green = promoted")
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
