@@ -63,7 +63,7 @@ PlayerValues LinearEvaluator::evaluate(const State& state) const {
   return out;
 }
 
-bool LinearEvaluator::fits(const Rules& rules) const {
+bool FittedEvaluator::fits(const Rules& rules) const {
   if (!trained_on_) return true;
   if (trained_on_->expansions != rules.expansions) return false;
   for (int i = 0; i < kNumOptions; ++i) {
@@ -73,90 +73,240 @@ bool LinearEvaluator::fits(const Rules& rules) const {
   return true;
 }
 
-void LinearEvaluator::check_rules(const Rules& rules) const {
+void FittedEvaluator::check_rules(const Rules& rules) const {
   if (!fits(rules))
     throw std::invalid_argument("evaluator '" + name_ + "' was fitted to " + describe(*trained_on_) + ", not to this game's " +
                                 describe(rules) + "; fit weights to these rules (python -m meeple train), or use the "
                                 "default evaluator 'trained'");
 }
 
-LinearEvaluator LinearEvaluator::from_json(std::string_view text, const std::string& source) {
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw std::invalid_argument(source + ": not JSON: " + e.what());
+MlpEvaluator::MlpEvaluator(std::vector<Layer> layers, std::string name, std::optional<Rules> trained_on)
+    : FittedEvaluator(std::move(name), std::move(trained_on)), layers_(std::move(layers)) {
+  int inputs = kNumFeatures;
+  for (size_t i = 0; i < layers_.size(); ++i) {
+    const Layer& l = layers_[i];
+    const bool last = i + 1 == layers_.size();
+    if (l.weights.cols() != inputs || l.bias.size() != l.weights.rows() || (last && l.weights.rows() != 1) ||
+        (!last && (l.weights.rows() < 1 || l.weights.rows() > kMaxWidth)))
+      throw std::invalid_argument("layer " + std::to_string(i) + " has " + std::to_string(l.weights.rows()) + "x" +
+                                  std::to_string(l.weights.cols()) + " weights and " + std::to_string(l.bias.size()) +
+                                  " biases; expected " + std::to_string(inputs) + " inputs, " +
+                                  (last ? std::string("1 output (the last layer)")
+                                        : "1 to " + std::to_string(kMaxWidth) + " outputs, as many biases"));
+    inputs = static_cast<int>(l.weights.rows());
   }
-  auto fail = [&](const std::string& what) { throw std::invalid_argument(source + ": " + what); };
-  if (!j.is_object()) fail("expected an object with format, kind, features and weights");
-  if (j.value("format", "") != "meeple-evaluator/1") fail("format must be \"meeple-evaluator/1\"");
-  if (j.value("kind", "") != "linear") fail("kind must be \"linear\" (the only evaluator kind with weights so far)");
-  if (!j.contains("features") || !j["features"].is_array() || !j.contains("weights") || !j["weights"].is_array())
-    fail("needs arrays \"features\" and \"weights\"");
-  const auto& names = j["features"];
-  const auto& values = j["weights"];
-  if (names.size() != values.size())
-    fail(std::to_string(names.size()) + " feature names but " + std::to_string(values.size()) + " weights");
-  Weights w = Weights::Zero();
-  std::array<bool, kNumFeatures> given{};
-  for (size_t i = 0; i < names.size(); ++i) {
-    if (!names[i].is_string()) fail("features[" + std::to_string(i) + "] is not a string");
-    if (!values[i].is_number()) fail("weights[" + std::to_string(i) + "] is not a number");
-    const std::string name = names[i].get<std::string>();
-    int index = -1;
-    for (int f = 0; f < kNumFeatures; ++f)
-      if (name == kFeatureNames[f]) index = f;
-    if (index < 0) fail("unknown feature '" + name + "'; the features are: " + feature_list());
-    if (given[index]) fail("feature '" + name + "' is given twice");
-    given[index] = true;
-    w[index] = values[i].get<float>();
-  }
-  for (int f = 0; f < kNumFeatures; ++f)
-    if (!given[f]) fail(std::string("no weight for feature '") + kFeatureNames[f] + "'");
-  std::optional<Rules> trained_on;
-  if (j.contains("rules")) {
-    if (!j["rules"].is_string()) fail("rules must be a string such as \"players=2 expansions=river2\"");
-    try {
-      trained_on = Rules::parse(j["rules"].get<std::string>());
-    } catch (const std::invalid_argument& err) {
-      fail(std::string("rules: ") + err.what());
-    }
-  }
-  return LinearEvaluator(w, j.value("name", source), trained_on);
+  if (layers_.empty()) throw std::invalid_argument("an mlp needs at least one layer");
 }
 
-LinearEvaluator LinearEvaluator::load(const std::string& path) {
+PlayerValues MlpEvaluator::evaluate(const State& state) const {
+  std::array<float, kFeatureBufferSize> buffer;
+  extract_features(state, buffer);
+  const int n = state.num_players();
+  // Fixed maximum sizes: activations on the stack, no heap allocation.
+  using Activations = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, kMaxWidth, kMaxPlayers>;
+  using Rows = Eigen::Matrix<float, Eigen::Dynamic, kNumFeatures, Eigen::RowMajor, kMaxPlayers, kNumFeatures>;
+  const Eigen::Map<const Rows> features(buffer.data(), n, kNumFeatures);
+  const Eigen::Matrix<float, 1, kNumFeatures> total = features.colwise().sum();
+  Activations x(kNumFeatures, n);  // one column per seat: its row minus the mean of the others'
+  for (int p = 0; p < n; ++p)
+    x.col(p) = (features.row(p) - (total - features.row(p)) / static_cast<float>(n - 1)).transpose();
+  for (size_t i = 0; i < layers_.size(); ++i) {
+    Activations y = (layers_[i].weights * x).colwise() + layers_[i].bias;
+    if (i + 1 < layers_.size()) y = y.array().tanh();
+    x = y;
+  }
+  PlayerValues out{};
+  for (int p = 0; p < n; ++p) out[p] = x(0, p) * static_cast<float>(n - 1) / static_cast<float>(n);
+  return out;
+}
+
+namespace {
+
+// The parts every weight file has: format, kind, name, rules, and the features in file order.
+struct WeightFile {
+  nlohmann::json j;
+  std::string source;
+  std::array<int, kNumFeatures> column{};  // feature index -> position in the file's lists
+  std::optional<Rules> rules;
+
+  [[noreturn]] void fail(const std::string& what) const { throw std::invalid_argument(source + ": " + what); }
+
+  WeightFile(std::string_view text, std::string src) : source(std::move(src)) {
+    try {
+      j = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error& e) {
+      fail(std::string("not JSON: ") + e.what());
+    }
+    if (!j.is_object()) fail("expected an object with format, kind and features");
+    if (j.value("format", "") != "meeple-evaluator/1") fail("format must be \"meeple-evaluator/1\"");
+    if (!j.contains("features") || !j["features"].is_array()) fail("needs an array \"features\"");
+    const auto& names = j["features"];
+    column.fill(-1);
+    for (size_t i = 0; i < names.size(); ++i) {
+      if (!names[i].is_string()) fail("features[" + std::to_string(i) + "] is not a string");
+      const std::string name = names[i].get<std::string>();
+      int index = -1;
+      for (int f = 0; f < kNumFeatures; ++f)
+        if (name == kFeatureNames[f]) index = f;
+      if (index < 0) fail("unknown feature '" + name + "'; the features are: " + feature_list());
+      if (column[static_cast<size_t>(index)] >= 0) fail("feature '" + name + "' is given twice");
+      column[static_cast<size_t>(index)] = static_cast<int>(i);
+    }
+    for (int f = 0; f < kNumFeatures; ++f)
+      if (column[static_cast<size_t>(f)] < 0) fail(std::string("no weight for feature '") + kFeatureNames[f] + "'");
+    if (j.contains("rules")) {
+      if (!j["rules"].is_string()) fail("rules must be a string such as \"players=2 expansions=river2\"");
+      try {
+        rules = Rules::parse(j["rules"].get<std::string>());
+      } catch (const std::invalid_argument& err) {
+        fail(std::string("rules: ") + err.what());
+      }
+    }
+  }
+
+  std::string kind() const { return j.value("kind", ""); }
+  std::string name() const { return j.value("name", source); }
+
+  // A list of numbers, one per feature in file order, as a vector in feature order.
+  Eigen::VectorXf per_feature(const nlohmann::json& list, const std::string& what) const {
+    if (!list.is_array() || list.size() != kNumFeatures)
+      fail(what + " must be a list of " + std::to_string(kNumFeatures) + " numbers, one per feature");
+    Eigen::VectorXf out(kNumFeatures);
+    for (int f = 0; f < kNumFeatures; ++f) {
+      const auto& v = list[static_cast<size_t>(column[static_cast<size_t>(f)])];
+      if (!v.is_number()) fail(what + "[" + std::to_string(column[static_cast<size_t>(f)]) + "] is not a number");
+      out[f] = v.get<float>();
+    }
+    return out;
+  }
+
+  Eigen::VectorXf numbers(const nlohmann::json& list, const std::string& what) const {
+    if (!list.is_array()) fail(what + " must be a list of numbers");
+    Eigen::VectorXf out(static_cast<Eigen::Index>(list.size()));
+    for (size_t i = 0; i < list.size(); ++i) {
+      if (!list[i].is_number()) fail(what + "[" + std::to_string(i) + "] is not a number");
+      out[static_cast<Eigen::Index>(i)] = list[i].get<float>();
+    }
+    return out;
+  }
+};
+
+nlohmann::json header(const FittedEvaluator& e, const char* kind) {
+  nlohmann::json j;
+  j["format"] = "meeple-evaluator/1";
+  j["kind"] = kind;
+  j["name"] = e.name();
+  if (e.trained_on()) j["rules"] = e.trained_on()->to_string();
+  j["features"] = kFeatureNames;
+  return j;
+}
+
+LinearEvaluator linear_of(const WeightFile& file) {
+  if (!file.j.contains("weights")) file.fail("needs an array \"weights\"");
+  const auto& w = file.j["weights"];
+  if (w.is_array() && w.size() != kNumFeatures)
+    file.fail(std::to_string(kNumFeatures) + " feature names but " + std::to_string(w.size()) + " weights");
+  return LinearEvaluator(file.per_feature(w, "weights"), file.name(), file.rules);
+}
+
+MlpEvaluator mlp_of(const WeightFile& file) {
+  if (!file.j.contains("layers") || !file.j["layers"].is_array() || file.j["layers"].empty())
+    file.fail("needs a non-empty array \"layers\" of {\"weights\": [[...] per output], \"bias\": [...]}");
+  std::vector<MlpEvaluator::Layer> layers;
+  for (size_t i = 0; i < file.j["layers"].size(); ++i) {
+    const auto& l = file.j["layers"][i];
+    const std::string at = "layers[" + std::to_string(i) + "]";
+    if (!l.is_object() || !l.contains("weights") || !l["weights"].is_array() || !l.contains("bias"))
+      file.fail(at + " needs \"weights\" (a list of rows, one per output) and \"bias\"");
+    MlpEvaluator::Layer layer;
+    layer.bias = file.numbers(l["bias"], at + ".bias");
+    const auto& rows = l["weights"];
+    for (size_t r = 0; r < rows.size(); ++r) {
+      // The first layer's rows are per feature, in the file's feature order.
+      const Eigen::VectorXf row = i == 0 ? file.per_feature(rows[r], at + ".weights[" + std::to_string(r) + "]")
+                                         : file.numbers(rows[r], at + ".weights[" + std::to_string(r) + "]");
+      if (r == 0) layer.weights.resize(static_cast<Eigen::Index>(rows.size()), row.size());
+      if (row.size() != layer.weights.cols()) file.fail(at + ".weights rows differ in length");
+      layer.weights.row(static_cast<Eigen::Index>(r)) = row.transpose();
+    }
+    layers.push_back(std::move(layer));
+  }
+  try {
+    return MlpEvaluator(std::move(layers), file.name(), file.rules);
+  } catch (const std::invalid_argument& e) {
+    file.fail(e.what());
+  }
+}
+
+std::string read_file(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw std::invalid_argument("cannot read evaluator weights '" + path + "'");
   std::stringstream text;
   text << in.rdbuf();
-  return from_json(text.str(), path);
+  return text.str();
 }
 
+}  // namespace
+
+LinearEvaluator LinearEvaluator::from_json(std::string_view text, const std::string& source) {
+  const WeightFile file(text, source);
+  if (file.kind() != "linear") file.fail("kind must be \"linear\" here, not \"" + file.kind() + "\"");
+  return linear_of(file);
+}
+
+LinearEvaluator LinearEvaluator::load(const std::string& path) { return from_json(read_file(path), path); }
+
 std::string LinearEvaluator::to_json() const {
-  nlohmann::json j;
-  j["format"] = "meeple-evaluator/1";
-  j["kind"] = "linear";
-  j["name"] = name_;
-  if (trained_on_) j["rules"] = trained_on_->to_string();
-  j["features"] = kFeatureNames;
+  nlohmann::json j = header(*this, "linear");
   j["weights"] = std::vector<float>(weights_.data(), weights_.data() + kNumFeatures);
   return j.dump(1);
+}
+
+MlpEvaluator MlpEvaluator::from_json(std::string_view text, const std::string& source) {
+  const WeightFile file(text, source);
+  if (file.kind() != "mlp") file.fail("kind must be \"mlp\" here, not \"" + file.kind() + "\"");
+  return mlp_of(file);
+}
+
+std::string MlpEvaluator::to_json() const {
+  nlohmann::json j = header(*this, "mlp");
+  nlohmann::json layers = nlohmann::json::array();
+  for (const Layer& l : layers_) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (Eigen::Index r = 0; r < l.weights.rows(); ++r) {
+      const Eigen::VectorXf row = l.weights.row(r).transpose();
+      rows.push_back(std::vector<float>(row.data(), row.data() + row.size()));
+    }
+    layers.push_back({{"weights", rows}, {"bias", std::vector<float>(l.bias.data(), l.bias.data() + l.bias.size())}});
+  }
+  j["layers"] = layers;
+  return j.dump(1);
+}
+
+std::shared_ptr<const FittedEvaluator> evaluator_from_json(std::string_view text, const std::string& source) {
+  const WeightFile file(text, source);
+  if (file.kind() == "linear") return std::make_shared<LinearEvaluator>(linear_of(file));
+  if (file.kind() == "mlp") return std::make_shared<MlpEvaluator>(mlp_of(file));
+  file.fail("kind must be \"linear\" or \"mlp\"");
+}
+
+std::shared_ptr<const FittedEvaluator> load_evaluator(const std::string& path) {
+  return evaluator_from_json(read_file(path), path);
 }
 
 TrainedEvaluator::TrainedEvaluator() {
   const auto files = nlohmann::json::parse(kShippedWeights);
   for (size_t i = 0; i < files.size(); ++i) {
-    sets_.push_back(LinearEvaluator::from_json(files[i].dump(), "shipped weights #" + std::to_string(i)));
-    if (!sets_.back().trained_on()) throw std::logic_error("shipped weights must name their rules");
+    sets_.push_back(evaluator_from_json(files[i].dump(), "shipped weights #" + std::to_string(i)));
+    if (!sets_.back()->trained_on()) throw std::logic_error("shipped weights must name their rules");
   }
   for (int mask = 0; mask < (1 << kNumExpansions); ++mask) {
     int best = -1;
     for (size_t i = 0; i < sets_.size(); ++i) {
-      const int trained = sets_[i].trained_on()->expansions;
+      const int trained = sets_[i]->trained_on()->expansions;
       if ((trained & mask) != mask) continue;
       if (best < 0 || std::popcount(static_cast<unsigned>(trained)) <
-                          std::popcount(static_cast<unsigned>(sets_[static_cast<size_t>(best)].trained_on()->expansions)))
+                          std::popcount(static_cast<unsigned>(sets_[static_cast<size_t>(best)]->trained_on()->expansions)))
         best = static_cast<int>(i);
     }
     if (best < 0) throw std::logic_error("the shipped weights must include a set for all expansions together");
@@ -169,7 +319,7 @@ std::shared_ptr<const Evaluator> make_evaluator(const std::string& spec) {
   if (spec == "trained") return trained;
   if (spec == "endnow") return std::make_shared<EndNowEvaluator>();
   if (spec == "handtuned") return std::make_shared<LinearEvaluator>(LinearEvaluator::hand_tuned());
-  if (spec.ends_with(".json")) return std::make_shared<LinearEvaluator>(LinearEvaluator::load(spec));
+  if (spec.ends_with(".json")) return load_evaluator(spec);
   throw std::invalid_argument("unknown evaluator '" + spec + "'; evaluators are " + kEvaluatorSpecHelp);
 }
 

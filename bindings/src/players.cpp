@@ -6,6 +6,7 @@
 #include <thread>
 #include <vector>
 
+#include <pybind11/eigen.h>
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
@@ -104,22 +105,31 @@ Subclass it in Python (define choose, optionally observe) to play in the same ga
         return std::vector<double>(v.begin(), v.begin() + s.num_players());
       }, py::arg("state"))
       .def("name", &Evaluator::name);
-  py::class_<LinearEvaluator, Evaluator, std::shared_ptr<LinearEvaluator>>(m, "LinearEvaluator",
-      "Weights times features per seat: the hand-tuned evaluator and weight files.")
-      .def_property_readonly("weights", [](const LinearEvaluator& e) {
-        return std::vector<float>(e.weights().data(), e.weights().data() + kNumFeatures);
-      }, "The weights in FEATURE_NAMES order.")
-      .def_property_readonly("rules", [](const LinearEvaluator& e) -> py::object {
+  py::class_<FittedEvaluator, Evaluator, std::shared_ptr<FittedEvaluator>>(m, "FittedEvaluator",
+      "An evaluator read from a weight file (kind linear or mlp), fitted to some rules.")
+      .def_property_readonly("rules", [](const FittedEvaluator& e) -> py::object {
         if (!e.trained_on()) return py::none();
         return py::cast(*e.trained_on());
       }, "The Rules the weights were fitted to, or None (any rules).")
-      .def("check_rules", &LinearEvaluator::check_rules, py::arg("rules"),
+      .def("check_rules", &FittedEvaluator::check_rules, py::arg("rules"),
            "Raises ValueError when the weights were fitted to other rules.")
-      .def("to_json", &LinearEvaluator::to_json, "The weight file's text.");
+      .def("to_json", &FittedEvaluator::to_json, "The weight file's text.");
+  py::class_<LinearEvaluator, FittedEvaluator, std::shared_ptr<LinearEvaluator>>(m, "LinearEvaluator",
+      "Weights times features per seat: the hand-tuned evaluator and linear weight files.")
+      .def_property_readonly("weights", [](const LinearEvaluator& e) {
+        return std::vector<float>(e.weights().data(), e.weights().data() + kNumFeatures);
+      }, "The weights in FEATURE_NAMES order.");
+  py::class_<MlpEvaluator, FittedEvaluator, std::shared_ptr<MlpEvaluator>>(m, "MlpEvaluator",
+      "A small multilayer perceptron on each seat's features relative to the others' (weight files of kind mlp).")
+      .def_property_readonly("layers", [](const MlpEvaluator& e) {
+        py::list out;
+        for (const auto& l : e.layers()) out.append(py::make_tuple(Eigen::MatrixXf(l.weights), Eigen::VectorXf(l.bias)));
+        return out;
+      }, "[(weights [outputs, inputs], bias [outputs])] per layer, inputs of the first in FEATURE_NAMES order.");
   py::class_<TrainedEvaluator, Evaluator, std::shared_ptr<TrainedEvaluator>>(m, "TrainedEvaluator",
       "The default evaluator: the weights shipped with meeple, one set per expansion set (make_evaluator('trained')).")
       .def("weights_for", [](const TrainedEvaluator& e, const Rules& rules) {
-        return std::make_shared<LinearEvaluator>(e.weights_for(rules.expansions));
+        return std::const_pointer_cast<FittedEvaluator>(e.weights_for(rules.expansions));
       }, py::arg("rules"), "The shipped weights used for games with these rules.");
   m.def("make_evaluator", [](const std::string& spec) { return std::const_pointer_cast<Evaluator>(make_evaluator(spec)); },
         py::arg("spec"), (std::string("An evaluator from its spec: ") + kEvaluatorSpecHelp + ".").c_str());

@@ -114,7 +114,7 @@ TEST(Evaluators, LinearIsTheWeightedSumOfTheFeatures) {
   EXPECT_EQ(v[3], 0);
 }
 
-std::string error_of_check(const LinearEvaluator& e, const Rules& rules) {
+std::string error_of_check(const Evaluator& e, const Rules& rules) {
   try {
     e.check_rules(rules);
   } catch (const std::invalid_argument& err) {
@@ -169,22 +169,68 @@ TEST(Evaluators, TrainedPicksTheShippedWeightsForTheGamesExpansions) {
   const TrainedEvaluator trained;
   ASSERT_GE(trained.sets().size(), 2u);
   const int all = (1 << kNumExpansions) - 1;
-  EXPECT_EQ(trained.weights_for(0).trained_on()->expansions, 0);
-  EXPECT_EQ(trained.weights_for(all).trained_on()->expansions, all);
+  EXPECT_EQ(trained.weights_for(0)->trained_on()->expansions, 0);
+  EXPECT_EQ(trained.weights_for(all)->trained_on()->expansions, all);
   for (int mask = 0; mask <= all; ++mask) {
-    const int got = trained.weights_for(mask).trained_on()->expansions;
+    const int got = trained.weights_for(mask)->trained_on()->expansions;
     EXPECT_EQ(got & mask, mask) << mask;
-    for (const LinearEvaluator& set : trained.sets()) {
-      const int other = set.trained_on()->expansions;
+    for (const auto& set : trained.sets()) {
+      const int other = set->trained_on()->expansions;
       if ((other & mask) == mask) {
         EXPECT_LE(std::popcount(static_cast<unsigned>(got)), std::popcount(static_cast<unsigned>(other)));
       }
     }
   }
   Scenario sc(rules_with(2, kRiver2), {{"BA.RFr", 2}, {"BA.C", 2}});
-  const PlayerValues v = trained.evaluate(sc.state), expect = trained.weights_for(kRiver2).evaluate(sc.state);
+  const PlayerValues v = trained.evaluate(sc.state), expect = trained.weights_for(kRiver2)->evaluate(sc.state);
   EXPECT_EQ(v, expect);
   EXPECT_EQ(make_evaluator("trained").get(), make_evaluator("trained").get()) << "the shipped weights are parsed once";
+}
+
+// One linear layer: values differ between seats exactly as the linear evaluator's with the same weights.
+TEST(Evaluators, AnMlpWithOneLayerRanksSeatsLikeTheLinearEvaluator) {
+  Scenario sc(rules_with(3, kKingRobber), {{"BA.RFr", 2}, {"BA.C", 2}});
+  sc.turn("BA.RFr", 1, 0, 0, "E");
+  const LinearEvaluator linear = LinearEvaluator::hand_tuned();
+  MlpEvaluator::Layer layer{linear.weights().transpose(), Eigen::VectorXf::Constant(1, 5.0f)};
+  const MlpEvaluator mlp({layer}, "one-layer", std::nullopt);
+  const PlayerValues a = linear.evaluate(sc.state), b = mlp.evaluate(sc.state);
+  for (int p = 1; p < 3; ++p) EXPECT_NEAR(b[p] - b[0], a[p] - a[0], 1e-4);
+  EXPECT_NEAR(b[0] + b[1] + b[2], 3 * 5.0 * 2 / 3, 1e-3) << "relative values sum to the bias times (n - 1)";
+}
+
+TEST(Evaluators, MlpComputesTanhLayersOnRelativeFeaturesAndRoundTrips) {
+  Scenario sc(rules_with(2), {{"BA.RFr", 2}, {"BA.C", 2}});
+  sc.turn("BA.RFr", 1, 0, 0, "E");
+  Eigen::MatrixXf w1 = Eigen::MatrixXf::Zero(2, kNumFeatures);
+  w1(0, kFeatScore) = 0.1f;
+  w1(1, kFeatSupplyLeft) = -0.2f;
+  w1(1, kFeatBoardPoints) = 0.05f;
+  Eigen::MatrixXf w2(1, 2);
+  w2 << 3.0f, -4.0f;
+  const MlpEvaluator mlp({{w1, Eigen::Vector2f(0.5f, -0.1f)}, {w2, Eigen::VectorXf::Constant(1, 1.0f)}}, "tiny",
+                         Rules::parse("players=2"));
+  const auto f = features_of(sc.state);
+  for (int p = 0; p < 2; ++p) {
+    auto rel = [&](FeatureIndex i) { return feature(f, p, i) - feature(f, 1 - p, i); };
+    const double h0 = std::tanh(0.5 + 0.1 * rel(kFeatScore));
+    const double h1 = std::tanh(-0.1 - 0.2 * rel(kFeatSupplyLeft) + 0.05 * rel(kFeatBoardPoints));
+    EXPECT_NEAR(mlp.evaluate(sc.state)[p], (3 * h0 - 4 * h1 + 1) / 2, 1e-4) << p;
+  }
+  const auto back = evaluator_from_json(mlp.to_json(), "mlp.json");
+  EXPECT_EQ(back->name(), "tiny");
+  EXPECT_EQ(back->evaluate(sc.state), mlp.evaluate(sc.state));
+  EXPECT_THROW(back->check_rules(rules_with(2, kCount)), std::invalid_argument);
+  // Shapes are checked with what was expected.
+  try {
+    MlpEvaluator({{Eigen::MatrixXf::Zero(1, 3), Eigen::VectorXf::Zero(1)}}, "bad", std::nullopt);
+    FAIL() << "a first layer with 3 inputs was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "layer 0 has 1x3 weights and 1 biases; expected 16 inputs, 1 output (the last layer)");
+  }
+  EXPECT_THROW(MlpEvaluator({{Eigen::MatrixXf::Zero(65, kNumFeatures), Eigen::VectorXf::Zero(65)},
+                             {Eigen::MatrixXf::Zero(1, 65), Eigen::VectorXf::Zero(1)}}, "wide", std::nullopt),
+               std::invalid_argument);
 }
 
 TEST(Evaluators, MalformedWeightFilesAreRefusedSayingWhy) {
@@ -207,7 +253,7 @@ TEST(Evaluators, MalformedWeightFilesAreRefusedSayingWhy) {
   EXPECT_NE(error_of(R"({"format":"other"})").find("format must be"), std::string::npos);
   EXPECT_NE(error_of(head + R"("features":["bias","nonsense"],"weights":[1,2]})").find("unknown feature 'nonsense'; the features are: bias, score"), std::string::npos);
   EXPECT_NE(error_of(head + R"("features":["bias"],"weights":[1]})").find("no weight for feature 'score'"), std::string::npos);
-  EXPECT_NE(error_of(head + R"("features":["bias"],"weights":[1,2]})").find("1 feature names but 2 weights"), std::string::npos);
+  EXPECT_NE(error_of(head + R"("features":[)" + names + R"(],"weights":[1,2]})").find("16 feature names but 2 weights"), std::string::npos);
   EXPECT_NE(error_of(head + R"("features":[)" + names + R"(],"weights":[)" + weights + R"(],"rules":"expansions=moon"})").find("w.json: rules: unknown expansion 'moon'"), std::string::npos);
   EXPECT_THROW(make_evaluator("missing.json"), std::invalid_argument);
   EXPECT_THROW(make_evaluator("magic"), std::invalid_argument);

@@ -37,8 +37,17 @@ def test_ridge_recovers_known_weights():
     # Features equal for every seat cancel in score differences: no weight.
     assert fitted[meeple.FEATURE_NAMES.index("bias")] == 0
     assert fitted[meeple.FEATURE_NAMES.index("tiles_left")] == 0
-    # The penalty shrinks the weights.
+    # The penalty shrinks the weights towards zero, or towards a prior such as the current weights.
     assert np.linalg.norm(training.fit_ridge(synthetic(true), alpha=1.0)) < 0.8 * np.linalg.norm(fitted)
+    prior = np.full(F, 0.5)
+    np.testing.assert_allclose(training.fit_ridge(synthetic(true), alpha=1e6, prior=prior), prior, atol=1e-3)
+    np.testing.assert_allclose(training.fit_ridge(synthetic(true), alpha=1e-8, prior=prior)[identifiable],
+                               true[identifiable], atol=1e-3)
+    # Frozen features keep the prior's weight; the others absorb what they can.
+    frozen = training.fit_ridge(synthetic(true), alpha=1e-8, prior=prior, frozen=["score", "king"])
+    assert frozen[training.FEATURES.index("score")] == 0.5 and frozen[training.FEATURES.index("king")] == 0.5
+    others = [i for i in identifiable if training.FEATURES[i] not in ("score", "king")]
+    np.testing.assert_allclose(frozen[others], true[others], atol=0.1)
 
 
 def test_td_with_lambda_one_is_the_outcome_fit_and_lambda_returns_follow_the_recursion():
@@ -55,6 +64,30 @@ def test_td_with_lambda_one_is_the_outcome_fit_and_lambda_returns_follow_the_rec
     g1 = (1 - lam) * 4 + lam * g2
     g0 = (1 - lam) * 2 + lam * g1
     np.testing.assert_allclose(training.lambda_returns(game, values, lam), [[g0, -g0], [g1, -g1], [g2, -g2]])
+
+
+def test_the_mlp_learns_what_a_linear_fit_cannot_and_cpp_evaluates_it_as_numpy_does(tmp_path):
+    data = synthetic(np.zeros(F), games=4000, seats=2)
+    x = training.versus_others(data.features.astype(np.float64))
+    # Each seat's score is a nonlinear (odd, so it survives differencing) function of its relative features.
+    score = lambda rel: 10 * np.tanh(3 * rel[..., 1]) + 5 * np.tanh(3 * rel[..., 2]) + 3 * rel[..., 3]
+    data.final_scores = np.stack([score(x[:, 0]), score(x[:, 1])], axis=1) / 2
+    train_set, val_set = training.split(data)
+    mlp = training.fit_mlp(train_set, hidden=(16,), epochs=60, batch=256, seed=1)
+    ridge = training.fit_ridge(train_set)
+    assert training.loss(mlp, val_set) < 0.3 * training.loss(ridge, val_set)
+    # The weight file, read by C++, gives the same values as numpy.
+    path = tmp_path / "mlp.json"
+    path.write_text(training.weights_json(mlp, meeple.Rules(), "mlp", method="mlp"))
+    evaluator = meeple.make_evaluator(str(path))
+    assert isinstance(evaluator, meeple.MlpEvaluator) and evaluator.rules == meeple.Rules()
+    state, dealer, bot = meeple.State(meeple.Rules()), meeple.Dealer(2), meeple.make_player("greedy", 2)
+    for _ in range(30):
+        state.apply(dealer.deal(state) if state.is_chance else bot.choose(state))
+    rel = training.versus_others(state.features()[None].astype(np.float64))[0]
+    np.testing.assert_allclose(np.array(evaluator.evaluate(state)) * 2, training.predict(mlp, rel), rtol=1e-4, atol=1e-3)
+    layers = training.read_model(path)
+    np.testing.assert_allclose(layers[0][0], mlp[0][0], atol=1e-5)
 
 
 def test_data_files_load_and_match_the_games_they_came_from(tmp_path):

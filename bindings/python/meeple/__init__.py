@@ -18,12 +18,15 @@ from ._meeple import (
     Action,
     Dealer,
     Evaluator,
+    FittedEvaluator,
     LinearEvaluator,
+    MlpEvaluator,
     Player,
     RecordBuilder,
     Rules,
     RulesError,
     State,
+    TrainedEvaluator,
     action_space_size,
     board_planes,
     encode_action,
@@ -43,7 +46,8 @@ from .tournament import TournamentResult, tournament, wilson
 from .viewer import viewer_html, write_viewer
 
 __all__ = [
-    "FEATURE_NAMES", "MAX_PLAYERS", "SCORE_CATEGORIES", "Action", "Dealer", "Evaluator", "LinearEvaluator", "Player",
+    "FEATURE_NAMES", "MAX_PLAYERS", "SCORE_CATEGORIES", "Action", "Dealer", "Evaluator", "FittedEvaluator",
+    "LinearEvaluator", "MlpEvaluator", "Player", "TrainedEvaluator",
     "RecordBuilder", "Rules", "RulesError", "State", "action_space_size", "board_planes", "encode_action",
     "generate_selfplay", "legal_action_mask", "make_evaluator", "make_player", "play_games", "replay",
     "position_of_record", "render_svg", "sprt", "SprtResult", "tile_geometry", "tile_ids", "tournament",

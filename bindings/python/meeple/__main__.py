@@ -39,7 +39,7 @@ def cmd_train(args) -> int:
 
     rows = train(args.out, players=args.players, expansions=args.expansions,
                  options=dict(o.split("=", 1) for o in args.option), generations=args.generations, games=args.games,
-                 window=args.window, method=args.method, lam=args.lam, alpha=args.alpha, selfplay_bot=args.selfplay_bot,
+                 window=args.window, method=args.method, lam=args.lam, alpha=args.alpha, shrink_to=args.shrink_to, frozen=args.freeze, hidden=args.hidden, selfplay_bot=args.selfplay_bot,
                  match_bot=args.match_bot, elo0=args.elo0, elo1=args.elo1, batch_pairs=args.batch_pairs,
                  max_pairs=args.max_pairs, seed=args.seed, workers=args.workers, start=args.start,
                  progress=not args.quiet, command="python -m meeple " + shlex.join(args.argv))
@@ -123,9 +123,15 @@ def main(argv=None) -> int:
     tr.add_argument("--generations", type=int, default=5)
     tr.add_argument("--games", type=int, default=400, help="self-play games per generation")
     tr.add_argument("--window", type=int, default=3, help="fit on the data of this many latest generations")
-    tr.add_argument("--method", choices=["ridge", "td"], default="ridge", help="final-outcome ridge, or TD(lambda)")
+    tr.add_argument("--method", choices=["ridge", "td", "mlp"], default="ridge",
+                    help="linear: final-outcome ridge or TD(lambda); or a small multilayer perceptron")
+    tr.add_argument("--hidden", type=int, nargs="+", default=[32], help="hidden layer widths of --method mlp (at most 64)")
     tr.add_argument("--lam", type=float, default=0.7, help="lambda of --method td")
-    tr.add_argument("--alpha", type=float, default=1e-4, help="ridge penalty (on standardised features)")
+    tr.add_argument("--alpha", type=float, default=0.1, help="ridge penalty (on standardised features)")
+    tr.add_argument("--shrink-to", choices=["current", "zero"], default="current",
+                    help="what the ridge penalty pulls the weights towards: the current weights, or zero")
+    tr.add_argument("--freeze", nargs="*", default=[], metavar="FEATURE",
+                    help="features whose weights stay as they are (see python -m meeple info for the names)")
     tr.add_argument("--selfplay-bot", default="heuristic:eval={weights}", help="bot template for self-play")
     tr.add_argument("--match-bot", default="heuristic:eval={weights}", help="bot template for the matches")
     tr.add_argument("--elo0", type=float, default=0.0)

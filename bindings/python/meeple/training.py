@@ -11,13 +11,14 @@ games no chunk holds.
 Fitting. The linear evaluator values seat p as w . f_p; what decides games is the difference to the others,
 so fit_ridge() regresses each seat's final score minus the mean of the others' on its features minus
 the mean of the others' (ridge, standardised columns). fit_td() fits TD(lambda) targets instead: the
-lambda-return of the fitted values along each game, refitted a few times. Features equal for every seat
+lambda-return of the fitted values along each game, refitted a few times. fit_mlp() trains a small
+multilayer perceptron (numpy, Adam) on the same rows for the C++ MlpEvaluator. Features equal for every seat
 (bias, tiles_left) cancel in differences and get weight 0. Games are split into training and validation
 by game id, and losses are the mean squared error of the predicted score difference, in points squared.
 
 Promotion. train() alternates: self-play with the current weights, a fit on the last few generations'
-data, and a seat-swapped SPRT match of the fitted weights against the current ones; only a win (H1
-accepted) promotes. Each generation is a row of generations.csv and a point of generations.png.
+data (shrunk towards the current weights by default), and a seat-swapped SPRT match of the fitted
+weights against the current ones; only a win (H1 accepted) promotes. Each generation is a row of generations.csv and a point of generations.png.
 """
 from __future__ import annotations
 
@@ -187,20 +188,27 @@ def outcome(data: Positions) -> np.ndarray:
     return versus_others(scores).reshape(-1)
 
 
-def ridge(x: np.ndarray, y: np.ndarray, alpha: float) -> np.ndarray:
-    """Ridge regression without intercept on standardised columns; constant columns get weight 0."""
+def ridge(x: np.ndarray, y: np.ndarray, alpha: float, prior=None, frozen=()) -> np.ndarray:
+    """Ridge regression without intercept on standardised columns, shrunk towards `prior` (weights; default
+    zero). Frozen features (names), and columns that are all zero, keep the prior's weight."""
+    prior = np.zeros(x.shape[1]) if prior is None else np.asarray(prior, dtype=np.float64)
+    y = y - x @ prior
+    if frozen:
+        x = x.copy()
+        x[:, [FEATURES.index(name) for name in frozen]] = 0
     scale = np.sqrt((x * x).mean(axis=0))
     used = scale > 1e-9
     xs = x[:, used] / scale[used]
     gram = xs.T @ xs + alpha * len(xs) * np.eye(used.sum())
-    w = np.zeros(x.shape[1])
-    w[used] = np.linalg.solve(gram, xs.T @ y) / scale[used]
+    w = prior.copy()
+    w[used] += np.linalg.solve(gram, xs.T @ y) / scale[used]
     return w
 
 
-def fit_ridge(data: Positions, alpha: float = 1e-4) -> np.ndarray:
-    """Weights predicting the final score difference (seat vs mean of the others) from the features."""
-    return ridge(design(data), outcome(data), alpha)
+def fit_ridge(data: Positions, alpha: float = 1e-4, prior=None, frozen=()) -> np.ndarray:
+    """Weights predicting the final score difference (seat vs mean of the others) from the features,
+    shrunk towards `prior` (e.g. the current weights) by `alpha`; `frozen` features keep the prior's."""
+    return ridge(design(data), outcome(data), alpha, prior, frozen)
 
 
 def lambda_returns(data: Positions, values: np.ndarray, lam: float) -> np.ndarray:
@@ -220,19 +228,89 @@ def lambda_returns(data: Positions, values: np.ndarray, lam: float) -> np.ndarra
     return g[rows, step]
 
 
-def fit_td(data: Positions, lam: float = 0.7, alpha: float = 1e-4, sweeps: int = 4) -> np.ndarray:
+def fit_td(data: Positions, lam: float = 0.7, alpha: float = 1e-4, sweeps: int = 4, prior=None,
+           frozen=()) -> np.ndarray:
     """Fitted TD(lambda): start from the outcome fit (lambda = 1), then refit to lambda-returns of the
-    current weights `sweeps` times."""
+    current weights `sweeps` times (each fit as fit_ridge's, with `prior` and `frozen`)."""
     x, seats = design(data), data.features.shape[1]
-    w = ridge(x, outcome(data), alpha)
+    w = ridge(x, outcome(data), alpha, prior, frozen)
     for _ in range(sweeps):
-        w = ridge(x, lambda_returns(data, (x @ w).reshape(-1, seats), lam).reshape(-1), alpha)
+        w = ridge(x, lambda_returns(data, (x @ w).reshape(-1, seats), lam).reshape(-1), alpha, prior, frozen)
     return w
 
 
-def loss(weights, data: Positions) -> float:
+def fit_mlp(data: Positions, hidden=(32,), epochs: int = 20, batch: int = 4096, lr: float = 3e-3,
+            weight_decay: float = 1e-5, seed: int = 0) -> list:
+    """A multilayer perceptron (tanh hidden layers, linear output) on the same rows and targets as
+    fit_ridge, trained with Adam on minibatches. Returns [(weights [outputs, inputs], bias)] per layer, with
+    the input and target scaling folded in, as MlpEvaluator computes it."""
+    x, y = design(data), outcome(data)
+    scale = np.sqrt((x * x).mean(axis=0))
+    scale[scale < 1e-9] = 1.0  # constant columns are all zero here: any scale
+    y_scale = float(np.sqrt((y * y).mean())) or 1.0
+    xs, ys = (x / scale).astype(np.float32), (y / y_scale).astype(np.float32)
+    rng = np.random.default_rng(seed)
+    sizes = [x.shape[1], *hidden, 1]
+    params = []
+    for n_in, n_out in zip(sizes[:-1], sizes[1:]):
+        params += [rng.normal(0, np.sqrt(1 / n_in), (n_out, n_in)).astype(np.float32), np.zeros(n_out, np.float32)]
+    moments = [(np.zeros_like(p), np.zeros_like(p)) for p in params]
+    step = 0
+    for _ in range(epochs):
+        order = rng.permutation(len(xs))
+        for start in range(0, len(xs), batch):
+            rows = order[start:start + batch]
+            grads = mlp_gradients(params, xs[rows], ys[rows])
+            step += 1
+            for i, (p, g) in enumerate(zip(params, grads)):
+                m, v = moments[i]
+                g = g + weight_decay * p
+                m *= 0.9
+                m += 0.1 * g
+                v *= 0.999
+                v += 0.001 * g * g
+                p -= lr * (m / (1 - 0.9 ** step)) / (np.sqrt(v / (1 - 0.999 ** step)) + 1e-8)
+    layers = [(params[i].astype(np.float64), params[i + 1].astype(np.float64)) for i in range(0, len(params), 2)]
+    first_w, first_b = layers[0]
+    layers[0] = (first_w / scale, first_b)
+    last_w, last_b = layers[-1]
+    layers[-1] = (last_w * y_scale, last_b * y_scale)
+    return layers
+
+
+def mlp_gradients(params, x, y) -> list:
+    """Gradients of the mean squared error of the network [W1, b1, W2, b2, ...] on rows x, targets y."""
+    acts = [x]
+    for i in range(0, len(params) - 2, 2):
+        acts.append(np.tanh(acts[-1] @ params[i].T + params[i + 1]))
+    out = acts[-1] @ params[-2].T + params[-1]
+    delta = 2 * (out[:, 0] - y)[:, None] / len(y)
+    grads = [None] * len(params)
+    for i in range(len(params) - 2, -1, -2):
+        grads[i], grads[i + 1] = delta.T @ acts[i // 2], delta.sum(axis=0)
+        if i:
+            delta = (delta @ params[i]) * (1 - acts[i // 2] ** 2)
+    return grads
+
+
+def is_mlp(model) -> bool:
+    """Models are linear weights (an array in FEATURE_NAMES order) or MLP layers [(weights, bias), ...]."""
+    return isinstance(model, (list, tuple)) and len(model) > 0 and isinstance(model[0], tuple)
+
+
+def predict(model, x: np.ndarray) -> np.ndarray:
+    """Predicted score differences for design rows x."""
+    if not is_mlp(model):
+        return x @ np.asarray(model, dtype=np.float64)
+    for w, b in model[:-1]:
+        x = np.tanh(x @ w.T + b)
+    w, b = model[-1]
+    return (x @ w.T + b)[:, 0]
+
+
+def loss(model, data: Positions) -> float:
     """Mean squared error of the predicted score difference against the final one (points squared)."""
-    return float(np.mean((design(data) @ np.asarray(weights, dtype=np.float64) - outcome(data)) ** 2))
+    return float(np.mean((predict(model, design(data)) - outcome(data)) ** 2))
 
 
 def split(data: Positions, validation: float = 0.1) -> tuple[Positions, Positions]:
@@ -243,18 +321,28 @@ def split(data: Positions, validation: float = 0.1) -> tuple[Positions, Position
 
 # --- Weight files ---------------------------------------------------------------------------------------
 
-def weights_json(weights, rules, name: str, **training) -> str:
-    """A weight file the C++ evaluator loads (format meeple-evaluator/1), with how it was fitted."""
-    doc = {"format": WEIGHTS_FORMAT, "kind": "linear", "name": name, "rules": str(rules), "features": FEATURES,
-           "weights": [round(float(w), 6) for w in weights]}
+def weights_json(model, rules, name: str, **training) -> str:
+    """A weight file the C++ evaluators load (format meeple-evaluator/1): linear weights (an array in
+    FEATURE_NAMES order) or MLP layers (fit_mlp), with how they were fitted."""
+    doc = {"format": WEIGHTS_FORMAT, "kind": "linear", "name": name, "rules": str(rules), "features": FEATURES}
+    if is_mlp(model):
+        doc["kind"] = "mlp"
+        doc["layers"] = [{"weights": np.round(np.asarray(w, dtype=np.float64), 6).tolist(),
+                          "bias": np.round(np.asarray(b, dtype=np.float64), 6).tolist()} for w, b in model]
+    else:
+        doc["weights"] = [round(float(w), 6) for w in model]
     if training:
-        doc["training"] = training
+        doc["training"] = {k: v for k, v in training.items() if v is not None}
     return json.dumps(doc, indent=1) + "\n"
 
 
-def read_weights(path) -> np.ndarray:
-    """The weights of a weight file, in FEATURE_NAMES order (the C++ loader checks the file)."""
-    return np.asarray(_meeple.make_evaluator(str(path)).weights, dtype=np.float64)
+def read_model(path):
+    """The model of a weight file: linear weights in FEATURE_NAMES order, or MLP layers (the C++ loader
+    checks the file)."""
+    evaluator = _meeple.make_evaluator(str(path))
+    if isinstance(evaluator, _meeple.MlpEvaluator):
+        return [(np.asarray(w, dtype=np.float64), np.asarray(b, dtype=np.float64)) for w, b in evaluator.layers]
+    return np.asarray(evaluator.weights, dtype=np.float64)
 
 
 # --- The promotion loop ---------------------------------------------------------------------------------
@@ -271,7 +359,8 @@ def read_log(path) -> list[dict]:
 
 
 def train(out, players: int = 2, expansions=(), options=None, generations: int = 5, games: int = 400,
-          window: int = 3, method: str = "ridge", lam: float = 0.7, alpha: float = 1e-4,
+          window: int = 3, method: str = "ridge", lam: float = 0.7, alpha: float = 0.1, shrink_to: str = "current",
+          frozen=(), hidden=(32,),
           selfplay_bot: str = "heuristic:eval={weights}", match_bot: str = "heuristic:eval={weights}",
           elo0: float = 0.0, elo1: float = 20.0, batch_pairs: int = 50, max_pairs: int = 400, seed: int = 1,
           workers: int = 1, start=None, progress: bool = True, log=print, command: str | None = None) -> list[dict]:
@@ -280,8 +369,13 @@ def train(out, players: int = 2, expansions=(), options=None, generations: int =
     generations.csv and generations.png, and best.json, the last promoted weights. A rerun continues
     where it stopped. Bot templates get {weights} replaced by a weight file. `command` is noted in the
     weight files (default: this process's command line). Returns the log rows."""
-    if method not in ("ridge", "td"):
-        raise ValueError(f"method must be 'ridge' or 'td', not {method!r}")
+    if method not in ("ridge", "td", "mlp"):
+        raise ValueError(f"method must be 'ridge', 'td' or 'mlp', not {method!r}")
+    if shrink_to not in ("current", "zero"):
+        raise ValueError(f"shrink_to must be 'current' or 'zero', not {shrink_to!r}")
+    unknown = [name for name in frozen if name not in FEATURES]
+    if unknown:
+        raise ValueError(f"cannot freeze unknown features {unknown}; the features are {FEATURES}")
     for template in (selfplay_bot, match_bot):
         if "{weights}" not in template:
             raise ValueError(f"bot template {template!r} must contain {{weights}}, e.g. 'heuristic:eval={{weights}}'")
@@ -290,10 +384,9 @@ def train(out, players: int = 2, expansions=(), options=None, generations: int =
     first = os.path.join(out, "gen-0.json")
     if not os.path.exists(first):
         if start:
-            weights = read_weights(start)
-            text = weights_json(weights, rules, "gen-0", started_from=str(start))
+            text = weights_json(read_model(start), rules, "gen-0", started_from=str(start))
         else:
-            text = weights_json(_meeple.make_evaluator("handtuned").weights, rules, "handtuned")
+            text = weights_json(np.array(_meeple.make_evaluator("handtuned").weights), rules, "handtuned")
         with open(first, "w") as f:
             f.write(text)
     log_path = os.path.join(out, "generations.csv")
@@ -301,7 +394,8 @@ def train(out, players: int = 2, expansions=(), options=None, generations: int =
     current = rows[-1]["current"] if rows else first
     for generation in range(len(rows) + 1, generations + 1):
         row = run_generation(out, rules, generation, current, games=games, window=window, method=method, lam=lam,
-                             alpha=alpha, selfplay_bot=selfplay_bot, match_bot=match_bot, elo0=elo0, elo1=elo1,
+                             alpha=alpha, shrink_to=shrink_to, frozen=tuple(frozen), hidden=tuple(hidden),
+                             selfplay_bot=selfplay_bot, match_bot=match_bot, elo0=elo0, elo1=elo1,
                              batch_pairs=batch_pairs, max_pairs=max_pairs, seed=seed, workers=workers,
                              progress=progress, command=command or shlex.join(sys.argv))
         current = row["current"]
@@ -316,21 +410,37 @@ def train(out, players: int = 2, expansions=(), options=None, generations: int =
     return rows
 
 
-def run_generation(out, rules, generation, current, *, games, window, method, lam, alpha, selfplay_bot, match_bot,
+def run_generation(out, rules, generation, current, *, games, window, method, lam, alpha, shrink_to, frozen, hidden,
+                   selfplay_bot,
+                   match_bot,
                    elo0, elo1, batch_pairs, max_pairs, seed, workers, progress, command) -> dict:
     data_dir = os.path.join(out, "data", f"gen-{generation}")
     generate(data_dir, rules, [selfplay_bot.format(weights=current)] * rules.players, games,
              seed=seed + 1_000_000 * generation, workers=workers, progress=progress)
     folders = [os.path.join(out, "data", f"gen-{g}") for g in range(max(1, generation - window + 1), generation + 1)]
     train_set, val_set = split(load_positions(*folders))
-    weights = fit_td(train_set, lam=lam, alpha=alpha) if method == "td" else fit_ridge(train_set, alpha=alpha)
+    current_model = read_model(current)
+    # Shrinking towards the current weights moves them only as far as the data insist: a fit shrunk to
+    # zero follows correlations of self-play that search then exploits (docs/training.md).
+    prior = None
+    if not is_mlp(current_model):
+        keep = np.isin(FEATURES, frozen)  # frozen features keep their current weights in either case
+        prior = current_model if shrink_to == "current" else np.where(keep, current_model, 0.0)
+    if method == "td":
+        model = fit_td(train_set, lam=lam, alpha=alpha, prior=prior, frozen=frozen)
+    elif method == "mlp":
+        model = fit_mlp(train_set, hidden=hidden, seed=seed + generation)
+    else:
+        model = fit_ridge(train_set, alpha=alpha, prior=prior, frozen=frozen)
     candidate = os.path.join(out, f"gen-{generation}.json")
     row = {"generation": generation, "games": len(train_set.game_id) + len(val_set.game_id),
-           "positions": len(train_set) + len(val_set), "train_loss": loss(weights, train_set),
-           "val_loss": loss(weights, val_set), "current_val_loss": loss(read_weights(current), val_set)}
+           "positions": len(train_set) + len(val_set), "train_loss": loss(model, train_set),
+           "val_loss": loss(model, val_set), "current_val_loss": loss(current_model, val_set)}
     with open(candidate, "w") as f:
-        f.write(weights_json(weights, rules, f"gen-{generation}", method=method, lam=lam if method == "td" else None,
-                             alpha=alpha, generation=generation, games=row["games"], positions=row["positions"],
+        f.write(weights_json(model, rules, f"gen-{generation}", method=method, lam=lam if method == "td" else None,
+                             alpha=alpha if method != "mlp" else None, shrunk_to=shrink_to if method != "mlp" else None,
+                             frozen=list(frozen) or None,
+                             hidden=list(hidden) if method == "mlp" else None, generation=generation, games=row["games"], positions=row["positions"],
                              train_loss=round(row["train_loss"], 3), val_loss=round(row["val_loss"], 3),
                              command=command))
     match = sprt(match_bot.format(weights=candidate), match_bot.format(weights=current), elo0=elo0, elo1=elo1,

@@ -40,42 +40,79 @@ class EndNowEvaluator : public Evaluator {
   std::string name() const override { return "endnow"; }
 };
 
-// A weighted sum of the features (features.h) per player, on Eigen.
-//
-// Weight files (JSON) name every feature, so a file written for another feature set is refused rather
-// than misread, and say which rules they were fitted to (python -m meeple train writes them):
-//   {"format": "meeple-evaluator/1", "kind": "linear", "name": "trained-base",
+// An evaluator whose parameters come from a weight file (JSON) fitted to some rules by python -m meeple
+// train. Weight files name every feature, so a file written for another feature set is refused rather than
+// misread, and say which rules they were fitted to:
+//   {"format": "meeple-evaluator/1", "kind": "linear" or "mlp", "name": "trained-base",
 //    "rules": "players=2 expansions=river2,king_robber",   // omitted: fits any rules
-//    "features": ["bias", "score", ...], "weights": [0.0, 1.0, ...]}
+//    "features": ["bias", "score", ...], ...the kind's parameters...}
 // Weights fitted to some rules are refused for others: other expansions, or another value of an option
 // that matters in the game (one of the base game or of its expansions). The player count may differ:
 // the features already account for it.
-class LinearEvaluator : public Evaluator {
+class FittedEvaluator : public Evaluator {
  public:
-  using Weights = Eigen::Matrix<float, kNumFeatures, 1>;
-  explicit LinearEvaluator(const Weights& weights, std::string name = "linear",
-                           std::optional<Rules> trained_on = std::nullopt)
-      : weights_(weights), name_(std::move(name)), trained_on_(trained_on) {}
-
-  // Hand-chosen weights: completion odds discounted, figures in supply worth more early in the game.
-  static LinearEvaluator hand_tuned();
-  // Parses a weight file's text; `source` names it in errors (std::invalid_argument, saying what is wrong).
-  static LinearEvaluator from_json(std::string_view text, const std::string& source);
-  static LinearEvaluator load(const std::string& path);
-  std::string to_json() const;
-
-  PlayerValues evaluate(const State& state) const override;
+  FittedEvaluator(std::string name, std::optional<Rules> trained_on)
+      : name_(std::move(name)), trained_on_(std::move(trained_on)) {}
   std::string name() const override { return name_; }
-  const Weights& weights() const { return weights_; }
   // The rules the weights were fitted to; none: any rules.
   const std::optional<Rules>& trained_on() const { return trained_on_; }
   bool fits(const Rules& rules) const;
   void check_rules(const Rules& rules) const override;
+  virtual std::string to_json() const = 0;
+
+ protected:
+  std::string name_;
+  std::optional<Rules> trained_on_;
+};
+
+// Reads a weight file of any kind; `source` names it in errors (std::invalid_argument, saying what is
+// wrong).
+std::shared_ptr<const FittedEvaluator> evaluator_from_json(std::string_view text, const std::string& source);
+std::shared_ptr<const FittedEvaluator> load_evaluator(const std::string& path);
+
+// A weighted sum of the features (features.h) per player, on Eigen.
+//   kind "linear": "weights": [w_bias, w_score, ...] in the order of "features"
+class LinearEvaluator : public FittedEvaluator {
+ public:
+  using Weights = Eigen::Matrix<float, kNumFeatures, 1>;
+  explicit LinearEvaluator(const Weights& weights, std::string name = "linear",
+                           std::optional<Rules> trained_on = std::nullopt)
+      : FittedEvaluator(std::move(name), std::move(trained_on)), weights_(weights) {}
+
+  // Hand-chosen weights: completion odds discounted, figures in supply worth more early in the game.
+  static LinearEvaluator hand_tuned();
+  static LinearEvaluator from_json(std::string_view text, const std::string& source);
+  static LinearEvaluator load(const std::string& path);
+  std::string to_json() const override;
+
+  PlayerValues evaluate(const State& state) const override;
+  const Weights& weights() const { return weights_; }
 
  private:
   Weights weights_;
-  std::string name_;
-  std::optional<Rules> trained_on_;
+};
+
+// A small multilayer perceptron on each seat's features relative to the others' (its row minus the mean of
+// the other rows): tanh hidden layers and one linear output, the seat's predicted final score minus the
+// mean of the others'. Values are that times (players - 1) / players, whose differences between seats are
+// then predicted score differences, as with the other evaluators.
+//   kind "mlp": "layers": [{"weights": [[...] per output], "bias": [...]}, ...], the last with one output
+class MlpEvaluator : public FittedEvaluator {
+ public:
+  static constexpr int kMaxWidth = 64;  // widest hidden layer: activations live on the stack
+  struct Layer {
+    Eigen::MatrixXf weights;  // outputs x inputs
+    Eigen::VectorXf bias;
+  };
+  MlpEvaluator(std::vector<Layer> layers, std::string name, std::optional<Rules> trained_on);
+  static MlpEvaluator from_json(std::string_view text, const std::string& source);
+  std::string to_json() const override;
+
+  PlayerValues evaluate(const State& state) const override;
+  const std::vector<Layer>& layers() const { return layers_; }
+
+ private:
+  std::vector<Layer> layers_;
 };
 
 // The weights shipped with meeple (ai/weights/*.json, fitted by python -m meeple train and embedded in the
@@ -86,15 +123,17 @@ class TrainedEvaluator : public Evaluator {
  public:
   TrainedEvaluator();
   PlayerValues evaluate(const State& state) const override {
-    return sets_[for_expansions_[state.rules().expansions]].evaluate(state);
+    return sets_[for_expansions_[state.rules().expansions]]->evaluate(state);
   }
   std::string name() const override { return "trained"; }
   // The weights used for games with these expansions.
-  const LinearEvaluator& weights_for(int expansions) const { return sets_[for_expansions_[expansions]]; }
-  const std::vector<LinearEvaluator>& sets() const { return sets_; }
+  const std::shared_ptr<const FittedEvaluator>& weights_for(int expansions) const {
+    return sets_[for_expansions_[expansions]];
+  }
+  const std::vector<std::shared_ptr<const FittedEvaluator>>& sets() const { return sets_; }
 
  private:
-  std::vector<LinearEvaluator> sets_;
+  std::vector<std::shared_ptr<const FittedEvaluator>> sets_;
   std::array<uint8_t, 1 << kNumExpansions> for_expansions_{};
 };
 
