@@ -1,11 +1,12 @@
-// Proves that legal-move generation, chance outcomes and apply never touch the heap: global operator new
-// is replaced by a counting one, and whole random games are played inside the counted window.
+// Proves that legal-move generation, chance outcomes, apply and the evaluators never touch the heap: global
+// operator new is replaced by a counting one, and whole random games are played inside the counted window.
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <cstdlib>
 #include <new>
 
+#include "meeple/ai/evaluator.h"
 #include "meeple/ai/player.h"
 #include "meeple/random.h"
 
@@ -63,6 +64,31 @@ TEST(Allocation, NoHeapAllocationInMoveGenerationAndApply) {
   counting = false;
   EXPECT_GE(allocations.load(), 1);
   delete v;
+}
+
+// Search calls the evaluator at every leaf: the shipped linear weights and an MLP evaluate on the stack.
+TEST(Allocation, NoHeapAllocationInEvaluators) {
+  Rules rules;
+  rules.players = 3;
+  rules.expansions = kRiver2 | kCount | kKingRobber | kCultPlaces | kAbbeyMayor;
+  const auto trained = make_evaluator("trained");
+  Eigen::MatrixXf w1 = Eigen::MatrixXf::Constant(MlpEvaluator::kMaxWidth, kNumFeatures, 0.01f);
+  Eigen::MatrixXf w2 = Eigen::MatrixXf::Constant(1, MlpEvaluator::kMaxWidth, 0.5f);
+  const MlpEvaluator mlp({{w1, Eigen::VectorXf::Zero(MlpEvaluator::kMaxWidth)}, {w2, Eigen::VectorXf::Zero(1)}}, "wide",
+                         std::nullopt);
+  Dealer dealer(5);
+  RandomPlayer bot(5);
+  State s(rules);
+  double sum = 0;
+  const long before = allocations.load();
+  while (!s.is_terminal()) {
+    counting = true;
+    sum += trained->evaluate(s)[0] + mlp.evaluate(s)[1];
+    counting = false;
+    s.apply(s.is_chance() ? dealer.deal(s) : bot.choose(s));
+  }
+  EXPECT_EQ(allocations.load(), before) << "heap allocations while evaluating";
+  EXPECT_NE(sum, 0);
 }
 
 }  // namespace
