@@ -137,6 +137,9 @@ def test_generation_resumes_playing_only_the_missing_games(tmp_path):
     np.testing.assert_array_equal(again.final_scores, whole.final_scores)
     with pytest.raises(ValueError, match="not of 'players=3'"):
         training.generate(tmp_path / "a", meeple.Rules(players=3), ["greedy"] * 3, games=6, progress=False)
+    (tmp_path / "a" / "chunk-00009.npz").write_text("not numpy")
+    with pytest.raises(ValueError, match="chunk-00009.npz: not a readable numpy chunk"):
+        training.load_positions(tmp_path / "a")
 
 
 def test_ctrl_c_keeps_every_finished_game(tmp_path):

@@ -65,7 +65,7 @@ def generate(folder, rules, bots, games: int, seed: int = 1, chunk_games: int = 
     os.makedirs(folder, exist_ok=True)
     have = set()
     for path in chunk_files(folder):
-        with np.load(path) as chunk:
+        with open_chunk(path) as chunk:
             check_chunk(path, chunk, rules)
             have.update(int(g) for g in chunk["game_id"])
     todo = [g for g in range(seed, seed + games) if g not in have]
@@ -97,15 +97,23 @@ def write_chunk(folder, rules, bots, ids, data) -> str:
     existing = chunk_files(folder)
     number = int(os.path.basename(existing[-1])[6:11]) + 1 if existing else 0
     path = os.path.join(folder, f"chunk-{number:05d}.npz")
-    tmp = path + ".tmp.npz"
+    tmp = os.path.join(folder, f"partial-{number:05d}.npz")  # not a chunk-*.npz until it is whole
     np.savez_compressed(
         tmp, format=np.array(FORMAT), rules=np.array(str(rules)), feature_names=np.array(FEATURES),
         tile_ids=np.array(_meeple.tile_ids()), game_id=game_id,
         bots=np.array([seats_of(bots, int(g)) for g in game_id]), final_scores=data["final_scores"],
         ranks=data["ranks"], game=ids[data["game"]], ply=data["ply"], to_move=data["to_move"],
         features=data["features"], remaining=data["remaining"])
-    os.replace(tmp, path)  # a chunk is there whole or not at all
+    os.replace(tmp, path)
     return path
+
+
+def open_chunk(path):
+    """np.load of a chunk, with errors that name the file."""
+    try:
+        return np.load(path)
+    except (OSError, ValueError, EOFError) as e:
+        raise ValueError(f"{path}: not a readable numpy chunk ({e}); delete it, and rerun to play its games again") from None
 
 
 def check_chunk(path, chunk, rules=None) -> None:
@@ -154,7 +162,7 @@ def load_positions(*folders_or_files) -> Positions:
         raise ValueError(f"no chunk-*.npz files in {list(folders_or_files)}")
     parts, rules = [], None
     for path in paths:
-        with np.load(path) as chunk:
+        with open_chunk(path) as chunk:
             check_chunk(path, chunk)
             if rules is not None and str(chunk["rules"]) != rules:
                 raise ValueError(f"{path}: positions of '{chunk['rules']}', while {paths[0]} has '{rules}'")
