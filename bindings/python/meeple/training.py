@@ -471,8 +471,13 @@ def format_row(row: dict) -> str:
     f = {k: float(row[k]) for k in ("val_loss", "current_val_loss", "score", "score_lo", "score_hi", "elo")}
     return (f"generation {row['generation']}: {row['positions']} positions, validation loss {f['val_loss']:.1f} "
             f"(current {f['current_val_loss']:.1f}); match {row['match_games']} games, score {100 * f['score']:.1f}% "
-            f"[{100 * f['score_lo']:.1f}, {100 * f['score_hi']:.1f}], elo {f['elo']:+.0f}, SPRT {row['verdict']}: "
+            f"[{100 * f['score_lo']:.1f}, {100 * f['score_hi']:.1f}], elo {signed(f['elo'])}, SPRT {row['verdict']}: "
             + ("promoted" if row["promoted"] in ("1", 1) else "not promoted"))
+
+
+def signed(elo: float) -> str:
+    """+12, -3, 0 (not -0)."""
+    return f"{round(elo):+d}" if round(elo) else "0"
 
 
 def generations_table(rows) -> str:
@@ -483,7 +488,7 @@ def generations_table(rows) -> str:
         f = {k: float(r[k]) for k in ("val_loss", "current_val_loss", "score", "score_lo", "score_hi", "elo", "elo_lo", "elo_hi")}
         lines.append(f"| {r['generation']} | {r['positions']} | {f['val_loss']:.1f} | {f['current_val_loss']:.1f} | "
                      f"{r['match_games']} | {100 * f['score']:.1f}% [{100 * f['score_lo']:.1f}, {100 * f['score_hi']:.1f}] | "
-                     f"{f['elo']:+.0f} [{f['elo_lo']:+.0f}, {f['elo_hi']:+.0f}] | {r['verdict']} | "
+                     f"{signed(f['elo'])} [{signed(f['elo_lo'])}, {signed(f['elo_hi'])}] | {r['verdict']} | "
                      f"{'yes' if r['promoted'] in ('1', 1) else 'no'} |")
     return "\n".join(lines)
 
