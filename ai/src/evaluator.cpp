@@ -18,7 +18,7 @@ std::string describe(const Rules& rules) {
   Rules r = rules;
   r.players = 2;
   std::string text = r.to_string().substr(std::string("players=2").size());
-  return text.empty() ? "the base game with default options" : "'" + text.substr(1) + "'";
+  return text.empty() ? "the base game (default options)" : "'" + text.substr(1) + "'";
 }
 
 std::string feature_list() {
@@ -75,7 +75,7 @@ bool FittedEvaluator::fits(const Rules& rules) const {
 
 void FittedEvaluator::check_rules(const Rules& rules) const {
   if (!fits(rules))
-    throw std::invalid_argument("evaluator '" + name_ + "' was fitted to " + describe(*trained_on_) + ", not to this game's " +
+    throw std::invalid_argument("evaluator '" + name_ + "' was fitted to " + describe(*trained_on_) + ", not to this game: " +
                                 describe(rules) + "; fit weights to these rules (python -m meeple train), or use the "
                                 "default evaluator 'trained'");
 }
@@ -96,6 +96,7 @@ MlpEvaluator::MlpEvaluator(std::vector<Layer> layers, std::string name, std::opt
     inputs = static_cast<int>(l.weights.rows());
   }
   if (layers_.empty()) throw std::invalid_argument("an mlp needs at least one layer");
+  for (const Layer& l : layers_) fixed_.push_back({l.weights, l.bias});
 }
 
 PlayerValues MlpEvaluator::evaluate(const State& state) const {
@@ -110,9 +111,11 @@ PlayerValues MlpEvaluator::evaluate(const State& state) const {
   Activations x(kNumFeatures, n);  // one column per seat: its row minus the mean of the others'
   for (int p = 0; p < n; ++p)
     x.col(p) = (features.row(p) - (total - features.row(p)) / static_cast<float>(n - 1)).transpose();
-  for (size_t i = 0; i < layers_.size(); ++i) {
-    Activations y = (layers_[i].weights * x).colwise() + layers_[i].bias;
-    if (i + 1 < layers_.size()) y = y.array().tanh();
+  for (size_t i = 0; i < fixed_.size(); ++i) {
+    Activations y(fixed_[i].weights.rows(), n);
+    y.noalias() = fixed_[i].weights * x;
+    y.colwise() += fixed_[i].bias;
+    if (i + 1 < fixed_.size()) y = y.array().tanh();
     x = y;
   }
   PlayerValues out{};
@@ -138,6 +141,8 @@ struct WeightFile {
       fail(std::string("not JSON: ") + e.what());
     }
     if (!j.is_object()) fail("expected an object with format, kind and features");
+    for (const char* key : {"format", "kind", "name"})
+      if (j.contains(key) && !j[key].is_string()) fail(std::string(key) + " must be a string");
     if (j.value("format", "") != "meeple-evaluator/1") fail("format must be \"meeple-evaluator/1\"");
     if (!j.contains("features") || !j["features"].is_array()) fail("needs an array \"features\"");
     const auto& names = j["features"];
@@ -287,7 +292,7 @@ std::shared_ptr<const FittedEvaluator> evaluator_from_json(std::string_view text
   const WeightFile file(text, source);
   if (file.kind() == "linear") return std::make_shared<LinearEvaluator>(linear_of(file));
   if (file.kind() == "mlp") return std::make_shared<MlpEvaluator>(mlp_of(file));
-  file.fail("kind must be \"linear\" or \"mlp\"");
+  file.fail("kind must be \"linear\" or \"mlp\", not \"" + file.kind() + "\"");
 }
 
 std::shared_ptr<const FittedEvaluator> load_evaluator(const std::string& path) {

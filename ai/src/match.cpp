@@ -37,19 +37,24 @@ std::vector<State> play_games(const Rules& rules, const std::vector<GameSpec>& g
   check_games(rules, games);
   std::vector<State> finals(games.size(), State(rules));
   std::mutex mutex;
-  tbb::task_arena arena(std::max(1, jobs));
-  arena.execute([&] {
-    tbb::parallel_for(size_t{0}, games.size(), size_t{1}, [&](size_t g) {
-      if (stop && stop->load(std::memory_order_relaxed)) return;
-      std::string line;
-      finals[g] = play_game(rules, games[g], records ? &line : nullptr, stop);
-      if (on_finished && finals[g].is_terminal()) {
-        const std::lock_guard<std::mutex> lock(mutex);
-        on_finished(static_cast<int>(g), finals[g], line);
-      }
-    });
+  for_each_game(games.size(), jobs, stop, [&](size_t g) {
+    std::string line;
+    finals[g] = play_game(rules, games[g], records ? &line : nullptr, stop);
+    if (on_finished && finals[g].is_terminal()) {
+      const std::lock_guard<std::mutex> lock(mutex);
+      on_finished(static_cast<int>(g), finals[g], line);
+    }
   });
   return finals;
+}
+
+void for_each_game(size_t count, int jobs, const std::atomic<bool>* stop, const std::function<void(size_t)>& play) {
+  tbb::task_arena arena(std::max(1, jobs));
+  arena.execute([&] {
+    tbb::parallel_for(size_t{0}, count, size_t{1}, [&](size_t g) {
+      if (!stop || !stop->load(std::memory_order_relaxed)) play(g);
+    });
+  });
 }
 
 void check_games(const Rules& rules, const std::vector<GameSpec>& games) {

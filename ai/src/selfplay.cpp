@@ -2,9 +2,6 @@
 
 #include <mutex>
 
-#include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
-
 #include "meeple/ai/features.h"
 #include "meeple/tiles.h"
 
@@ -36,35 +33,31 @@ SelfPlayData generate_selfplay(const Rules& rules, const std::vector<GameSpec>& 
   data.players = rules.players;
   data.tile_types = TileCatalog::get().size();
   std::mutex mutex;
-  tbb::task_arena arena(std::max(1, jobs));
-  arena.execute([&] {
-    tbb::parallel_for(size_t{0}, games.size(), size_t{1}, [&](size_t g) {
-      if (stop && stop->load(std::memory_order_relaxed)) return;
-      // This game's positions, kept apart until it ends so an abandoned game leaves nothing behind.
-      std::vector<float> features;
-      std::vector<uint8_t> remaining;
-      std::vector<int8_t> to_move;
-      const State final_state = play_game(rules, games[g], nullptr, stop, [&](const State& s) {
-        const size_t at = features.size();
-        features.resize(at + static_cast<size_t>(s.num_players()) * kNumFeatures);
-        extract_features(s, std::span<float>(features).subspan(at));
-        for (int t = 0; t < data.tile_types; ++t) remaining.push_back(static_cast<uint8_t>(s.remaining(t)));
-        to_move.push_back(static_cast<int8_t>(s.current_player()));
-      });
-      if (!final_state.is_terminal()) return;
-      const std::lock_guard<std::mutex> lock(mutex);
-      for (size_t i = 0; i < to_move.size(); ++i) {
-        data.game.push_back(static_cast<int32_t>(g));
-        data.ply.push_back(static_cast<int16_t>(i));
-      }
-      data.to_move.insert(data.to_move.end(), to_move.begin(), to_move.end());
-      data.features.insert(data.features.end(), features.begin(), features.end());
-      data.remaining.insert(data.remaining.end(), remaining.begin(), remaining.end());
-      data.finished.push_back(static_cast<int32_t>(g));
-      for (int p = 0; p < rules.players; ++p) data.final_scores.push_back(static_cast<int16_t>(final_state.score(p)));
-      append_ranks(final_state, data.ranks);
-      if (on_finished) on_finished(static_cast<int>(data.finished.size()));
+  for_each_game(games.size(), jobs, stop, [&](size_t g) {
+    // This game's positions, kept apart until it ends so an abandoned game leaves nothing behind.
+    std::vector<float> features;
+    std::vector<uint8_t> remaining;
+    std::vector<int8_t> to_move;
+    const State final_state = play_game(rules, games[g], nullptr, stop, [&](const State& s) {
+      const size_t at = features.size();
+      features.resize(at + static_cast<size_t>(s.num_players()) * kNumFeatures);
+      extract_features(s, std::span<float>(features).subspan(at));
+      for (int t = 0; t < data.tile_types; ++t) remaining.push_back(static_cast<uint8_t>(s.remaining(t)));
+      to_move.push_back(static_cast<int8_t>(s.current_player()));
     });
+    if (!final_state.is_terminal()) return;
+    const std::lock_guard<std::mutex> lock(mutex);
+    for (size_t i = 0; i < to_move.size(); ++i) {
+      data.game.push_back(static_cast<int32_t>(g));
+      data.ply.push_back(static_cast<int16_t>(i));
+    }
+    data.to_move.insert(data.to_move.end(), to_move.begin(), to_move.end());
+    data.features.insert(data.features.end(), features.begin(), features.end());
+    data.remaining.insert(data.remaining.end(), remaining.begin(), remaining.end());
+    data.finished.push_back(static_cast<int32_t>(g));
+    for (int p = 0; p < rules.players; ++p) data.final_scores.push_back(static_cast<int16_t>(final_state.score(p)));
+    append_ranks(final_state, data.ranks);
+    if (on_finished) on_finished(static_cast<int>(data.finished.size()));
   });
   return data;
 }

@@ -71,6 +71,8 @@ using InPython = std::function<void(const std::function<void()>&)>;
     }
     runner.join();
   }
+  // A signal that came after the last look still counts: the caller keeps what finished, then raises.
+  if (!interrupt && PyErr_CheckSignals() != 0) interrupt = std::make_exception_ptr(py::error_already_set());
   if (failure) std::rethrow_exception(failure);
   return interrupt;
 }
@@ -121,6 +123,7 @@ Subclass it in Python (define choose, optionally observe) to play in the same ga
       }, "The weights in FEATURE_NAMES order.");
   py::class_<MlpEvaluator, FittedEvaluator, std::shared_ptr<MlpEvaluator>>(m, "MlpEvaluator",
       "A small multilayer perceptron on each seat's features relative to the others' (weight files of kind mlp).")
+      .def_readonly_static("MAX_WIDTH", &MlpEvaluator::kMaxWidth)
       .def_property_readonly("layers", [](const MlpEvaluator& e) {
         py::list out;
         for (const auto& l : e.layers()) out.append(py::make_tuple(Eigen::MatrixXf(l.weights), Eigen::VectorXf(l.bias)));

@@ -135,10 +135,10 @@ TEST(Evaluators, WeightFilesRoundTripAndCheckTheirRules) {
   // Another player count is fine; other expansions, or another value of an option in play, are not.
   EXPECT_EQ(error_of_check(back, Rules::parse("players=4 expansions=river2,king_robber pig_herd=off")), "accepted");
   EXPECT_EQ(error_of_check(back, Rules::parse("players=2")),
-            "evaluator 'fitted' was fitted to 'expansions=river2,king_robber pig_herd=off', not to this game's the base "
-            "game with default options; fit weights to these rules (python -m meeple train), or use the default "
+            "evaluator 'fitted' was fitted to 'expansions=river2,king_robber pig_herd=off', not to this game: the base "
+            "game (default options); fit weights to these rules (python -m meeple train), or use the default "
             "evaluator 'trained'");
-  EXPECT_NE(error_of_check(back, Rules::parse("players=2 expansions=river2,king_robber")).find("not to this game's "
+  EXPECT_NE(error_of_check(back, Rules::parse("players=2 expansions=river2,king_robber")).find("not to this game: "
             "'expansions=river2,king_robber'"), std::string::npos);
   // An option of an expansion not in the game is not in play.
   EXPECT_EQ(error_of_check(back, Rules::parse("players=2 expansions=river2,king_robber pig_herd=off count_move=follow")),
@@ -255,6 +255,8 @@ TEST(Evaluators, MalformedWeightFilesAreRefusedSayingWhy) {
   EXPECT_NE(error_of(head + R"("features":["bias"],"weights":[1]})").find("no weight for feature 'score'"), std::string::npos);
   EXPECT_NE(error_of(head + R"("features":[)" + names + R"(],"weights":[1,2]})").find("16 feature names but 2 weights"), std::string::npos);
   EXPECT_NE(error_of(head + R"("features":[)" + names + R"(],"weights":[)" + weights + R"(],"rules":"expansions=moon"})").find("w.json: rules: unknown expansion 'moon'"), std::string::npos);
+  EXPECT_NE(error_of(head + R"("name":3,"features":[)" + names + R"(],"weights":[)" + weights + "]}").find("w.json: name must be a string"),
+            std::string::npos);
   EXPECT_THROW(make_evaluator("missing.json"), std::invalid_argument);
   EXPECT_THROW(make_evaluator("magic"), std::invalid_argument);
 }

@@ -74,6 +74,23 @@ TEST(SelfPlay, TheDataOfAGameDoesNotDependOnTheNumberOfJobs) {
   EXPECT_EQ(by_game(generate_selfplay(Rules{}, games, 1)), by_game(generate_selfplay(Rules{}, games, 2)));
 }
 
+// Stopped after the first finished game, the games then in progress are abandoned and leave no position.
+TEST(SelfPlay, GamesStoppedMidwayLeaveNoPositions) {
+  const auto games = games_of({"greedy", "greedy"}, 8, 11);
+  std::atomic<bool> stop{false};
+  const SelfPlayData data = generate_selfplay(Rules{}, games, 2, &stop, [&](int finished) { stop = finished >= 1; });
+  ASSERT_GE(data.games(), 1u);
+  ASSERT_LT(data.games(), games.size());
+  std::map<int, size_t> positions;
+  for (int g : data.game) ++positions[g];
+  ASSERT_EQ(positions.size(), data.games()) << "positions of a game that did not finish";
+  for (int g : data.finished) {
+    size_t decisions = 0;
+    play_game(Rules{}, games[static_cast<size_t>(g)], nullptr, nullptr, [&](const State&) { ++decisions; });
+    EXPECT_EQ(positions[g], decisions);
+  }
+}
+
 TEST(SelfPlay, StoppedGamesLeaveNothingAndBadBotsFailBeforePlay) {
   std::atomic<bool> stop{true};
   int calls = 0;

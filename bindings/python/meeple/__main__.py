@@ -20,10 +20,18 @@ from . import _meeple
 from .tournament import tournament
 
 
+def parse_options(items) -> dict:
+    """--option NAME=VALUE arguments as a dict."""
+    for item in items:
+        if "=" not in item:
+            raise ValueError(f"--option needs NAME=VALUE (e.g. small_city=two_points), got {item!r}")
+    return dict(item.split("=", 1) for item in items)
+
+
 def cmd_tournament(args) -> int:
     os.makedirs(args.out, exist_ok=True)
     result = tournament(args.bots, games=args.games, players=args.players, expansions=args.expansions,
-                        options=dict(o.split("=", 1) for o in args.option), seed=args.seed, workers=args.workers,
+                        options=parse_options(args.option), seed=args.seed, workers=args.workers,
                         out=os.path.join(args.out, "games.jsonl"), progress=not args.quiet)
     print(result.table())
     result.write_csv(os.path.join(args.out, "results.csv"))
@@ -38,13 +46,13 @@ def cmd_train(args) -> int:
     from .training import generations_table, train
 
     rows = train(args.out, players=args.players, expansions=args.expansions,
-                 options=dict(o.split("=", 1) for o in args.option), generations=args.generations, games=args.games,
+                 options=parse_options(args.option), generations=args.generations, games=args.games,
                  window=args.window, method=args.method, lam=args.lam, alpha=args.alpha, shrink_to=args.shrink_to, frozen=args.freeze, hidden=args.hidden, selfplay_bot=args.selfplay_bot,
                  match_bot=args.match_bot, elo0=args.elo0, elo1=args.elo1, batch_pairs=args.batch_pairs,
                  max_pairs=args.max_pairs, seed=args.seed, workers=args.workers, start=args.start,
                  progress=not args.quiet, command="python -m meeple " + shlex.join(args.argv))
     print(generations_table(rows))
-    print(f"wrote {args.out}/generations.csv, generations.png, best.json (the last promoted weights)")
+    print(f"wrote {args.out}/generations.csv, generations.png, best.json (the last promoted weights, or the start)")
     return 0
 
 

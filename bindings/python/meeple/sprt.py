@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .tournament import tournament, wilson
+from .tournament import bot_name, tournament, wilson
 
 
 def expected_score(elo: float) -> float:
@@ -86,7 +86,7 @@ def sprt(new, old, *, elo0: float = 0.0, elo1: float = 30.0, alpha: float = 0.05
     decides or `max_pairs` pairs are played. report(result) is called after each batch."""
     if not elo1 > elo0:
         raise ValueError(f"elo1 ({elo1}) must be greater than elo0 ({elo0})")
-    result = SprtResult(str(new), str(old), lower=math.log(beta / (1 - alpha)), upper=math.log((1 - beta) / alpha))
+    result = SprtResult(bot_name(new), bot_name(old), lower=math.log(beta / (1 - alpha)), upper=math.log((1 - beta) / alpha))
     pairs = 0
     while pairs < max_pairs and not result.accepted:
         pairs = min(max_pairs, pairs + batch_pairs)

@@ -13,7 +13,7 @@ so fit_ridge() regresses each seat's final score minus the mean of the others' o
 the mean of the others' (ridge, standardised columns). fit_td() fits TD(lambda) targets instead: the
 lambda-return of the fitted values along each game, refitted a few times. fit_mlp() trains a small
 multilayer perceptron (numpy, Adam) on the same rows for the C++ MlpEvaluator. Features equal for every seat
-(bias, tiles_left) cancel in differences and get weight 0. Games are split into training and validation
+(bias, tiles_left) cancel in differences and keep the prior's weight. Games are split into training and validation
 by game id, and losses are the mean squared error of the predicted score difference, in points squared.
 
 Promotion. train() alternates: self-play with the current weights, a fit on the last few generations'
@@ -67,6 +67,10 @@ def generate(folder, rules, bots, games: int, seed: int = 1, chunk_games: int = 
     for path in chunk_files(folder):
         with open_chunk(path) as chunk:
             check_chunk(path, chunk, rules)
+            first = int(chunk["game_id"][0])
+            if list(chunk["bots"][0]) != seats_of(bots, first):
+                raise ValueError(f"{path}: game {first} was played by {list(chunk['bots'][0])}, not by "
+                                 f"{seats_of(bots, first)}; use another folder for other bots")
             have.update(int(g) for g in chunk["game_id"])
     todo = [g for g in range(seed, seed + games) if g not in have]
     bar = None
@@ -77,11 +81,13 @@ def generate(folder, rules, bots, games: int, seed: int = 1, chunk_games: int = 
     played = 0
     try:
         for start in range(0, len(todo), chunk_games):
-            ids = todo[start:start + chunk_games]
-            data = _meeple.generate_selfplay(rules, [(seats_of(bots, g), g) for g in ids], jobs=workers,
-                                             on_finished=(lambda n: bar.update(1)) if bar else None)
-            if len(data["finished"]):
-                write_chunk(folder, rules, bots, ids, data)
+            ids, data = todo[start:start + chunk_games], None
+            try:
+                data = _meeple.generate_selfplay(rules, [(seats_of(bots, g), g) for g in ids], jobs=workers,
+                                                 on_finished=(lambda n: bar.update(1)) if bar else None)
+            finally:  # also when Ctrl-C comes just after the games returned
+                if data is not None and len(data["finished"]):
+                    write_chunk(folder, rules, bots, ids, data)
             played += len(data["finished"])
             if data["interrupted"]:
                 raise KeyboardInterrupt
@@ -335,19 +341,26 @@ def weights_json(model, rules, name: str, **training) -> str:
     doc = {"format": WEIGHTS_FORMAT, "kind": "linear", "name": name, "rules": str(rules), "features": FEATURES}
     if is_mlp(model):
         doc["kind"] = "mlp"
-        doc["layers"] = [{"weights": np.round(np.asarray(w, dtype=np.float64), 6).tolist(),
-                          "bias": np.round(np.asarray(b, dtype=np.float64), 6).tolist()} for w, b in model]
+        doc["layers"] = [{"weights": [[digits(v) for v in row] for row in np.asarray(w)],
+                          "bias": [digits(v) for v in np.asarray(b)]} for w, b in model]
     else:
-        doc["weights"] = [round(float(w), 6) for w in model]
+        doc["weights"] = [digits(v) for v in np.asarray(model)]
     if training:
         doc["training"] = {k: v for k, v in training.items() if v is not None}
     return json.dumps(doc, indent=1) + "\n"
+
+
+def digits(value) -> float:
+    """Eight significant digits: about what the C++ evaluators keep (float32), however small the value."""
+    return float(f"{float(value):.8g}")
 
 
 def read_model(path):
     """The model of a weight file: linear weights in FEATURE_NAMES order, or MLP layers (the C++ loader
     checks the file)."""
     evaluator = _meeple.make_evaluator(str(path))
+    if not isinstance(evaluator, _meeple.FittedEvaluator):
+        raise ValueError(f"{path!r} is not a weight file (FILE.json); weights to start from or compare with must be one")
     if isinstance(evaluator, _meeple.MlpEvaluator):
         return [(np.asarray(w, dtype=np.float64), np.asarray(b, dtype=np.float64)) for w, b in evaluator.layers]
     return np.asarray(evaluator.weights, dtype=np.float64)
@@ -374,8 +387,8 @@ def train(out, players: int = 2, expansions=(), options=None, generations: int =
           workers: int = 1, start=None, progress: bool = True, log=print, command: str | None = None) -> list[dict]:
     """The generate / fit / match loop (see the module docstring). Everything goes to the folder `out`:
     data/gen-N/ chunks, gen-N.json weights (gen-0: the starting weights), match-gen-N.jsonl records,
-    generations.csv and generations.png, and best.json, the last promoted weights. A rerun continues
-    where it stopped. Bot templates get {weights} replaced by a weight file. `command` is noted in the
+    generations.csv and generations.png, and best.json, the last promoted weights (gen-0 if none). A rerun
+    from the same working directory continues where it stopped (bot names in the records hold the paths). Bot templates get {weights} replaced by a weight file. `command` is noted in the
     weight files (default: this process's command line). Returns the log rows."""
     if method not in ("ridge", "td", "mlp"):
         raise ValueError(f"method must be 'ridge', 'td' or 'mlp', not {method!r}")
@@ -384,10 +397,15 @@ def train(out, players: int = 2, expansions=(), options=None, generations: int =
     unknown = [name for name in frozen if name not in FEATURES]
     if unknown:
         raise ValueError(f"cannot freeze unknown features {unknown}; the features are {FEATURES}")
+    if method == "mlp" and frozen:
+        raise ValueError("--freeze applies to linear weights (methods ridge and td), not to an mlp")
+    if method == "mlp" and not all(1 <= h <= _meeple.MlpEvaluator.MAX_WIDTH for h in hidden):
+        raise ValueError(f"hidden layer widths must be 1 to {_meeple.MlpEvaluator.MAX_WIDTH}, got {list(hidden)}")
     for template in (selfplay_bot, match_bot):
         if "{weights}" not in template:
             raise ValueError(f"bot template {template!r} must contain {{weights}}, e.g. 'heuristic:eval={{weights}}'")
     rules = _meeple.Rules(players=players, expansions=list(expansions), options=options or {})
+    out = os.path.normpath(out)  # "runs/x/" and "runs/x" name the same bots
     os.makedirs(out, exist_ok=True)
     first = os.path.join(out, "gen-0.json")
     if not os.path.exists(first):
@@ -399,22 +417,23 @@ def train(out, players: int = 2, expansions=(), options=None, generations: int =
             f.write(text)
     log_path = os.path.join(out, "generations.csv")
     rows = read_log(log_path)
-    current = rows[-1]["current"] if rows else first
+    current = rows[-1]["current"] if rows else "gen-0.json"  # file name in `out`
     for generation in range(len(rows) + 1, generations + 1):
-        row = run_generation(out, rules, generation, current, games=games, window=window, method=method, lam=lam,
+        row = run_generation(out, rules, generation, os.path.join(out, current), games=games, window=window, method=method, lam=lam,
                              alpha=alpha, shrink_to=shrink_to, frozen=tuple(frozen), hidden=tuple(hidden),
                              selfplay_bot=selfplay_bot, match_bot=match_bot, elo0=elo0, elo1=elo1,
                              batch_pairs=batch_pairs, max_pairs=max_pairs, seed=seed, workers=workers,
                              progress=progress, command=command or shlex.join(sys.argv))
         current = row["current"]
         rows.append({k: str(v) for k, v in row.items()})
-        with open(log_path, "w", newline="") as f:
+        with open(log_path + ".tmp", "w", newline="") as f:
             writer = csv.DictWriter(f, fieldnames=COLUMNS)
             writer.writeheader()
             writer.writerows(rows)
+        os.replace(log_path + ".tmp", log_path)
         plot_generations(rows, os.path.join(out, "generations.png"), title=f"training: {rules}")
         log(format_row(rows[-1]))
-    shutil.copyfile(current, os.path.join(out, "best.json"))
+    shutil.copyfile(os.path.join(out, current), os.path.join(out, "best.json"))
     return rows
 
 
@@ -459,7 +478,7 @@ def run_generation(out, rules, generation, current, *, games, window, method, la
     promoted = match.accepted == "H1"
     return row | {"match_games": match.games, "score": match.score, "score_lo": lo, "score_hi": hi, "elo": match.elo,
                   "elo_lo": elo_of(lo), "elo_hi": elo_of(hi), "verdict": match.accepted or "none",
-                  "promoted": int(promoted), "current": candidate if promoted else current}
+                  "promoted": int(promoted), "current": os.path.basename(candidate if promoted else current)}
 
 
 def rules_options(rules) -> dict:

@@ -112,7 +112,15 @@ class MlpEvaluator : public FittedEvaluator {
   const std::vector<Layer>& layers() const { return layers_; }
 
  private:
+  static_assert(kNumFeatures <= kMaxWidth);
+  // The layers again with compile-time maximum sizes, so that products and their temporaries live on the
+  // stack (Eigen would heap-allocate temporaries of a MatrixXf product at every call).
+  struct FixedLayer {
+    Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, kMaxWidth, kMaxWidth> weights;
+    Eigen::Matrix<float, Eigen::Dynamic, 1, Eigen::ColMajor, kMaxWidth, 1> bias;
+  };
   std::vector<Layer> layers_;
+  std::vector<FixedLayer> fixed_;
 };
 
 // The weights shipped with meeple (ai/weights/*.json, fitted by python -m meeple train and embedded in the

@@ -28,6 +28,9 @@ using DecisionSeen = std::function<void(const State&)>;
 State play_game(const Rules& rules, const GameSpec& game, std::string* record_line = nullptr,
                 const std::atomic<bool>* stop = nullptr, const DecisionSeen& on_decision = {});
 
+// Runs play(g) for g = 0 .. count - 1, `jobs` at a time on oneTBB; once `stop` is set, no more start.
+void for_each_game(size_t count, int jobs, const std::atomic<bool>* stop, const std::function<void(size_t)>& play);
+
 // Throws std::invalid_argument, before anything is played, if a game does not have one valid bot spec per
 // seat or a bot cannot play these rules.
 void check_games(const Rules& rules, const std::vector<GameSpec>& games);
