@@ -3,7 +3,7 @@
 # self-play with the one-ply player, ridge fits on the last 3 generations (shrunk towards the current
 # weights), and SPRT matches of MCTS (500 simulations a move) with the new weights against MCTS with the
 # current ones.
-#   bash experiments/train_shipped.sh            # about 45 min on 2 cores; reruns resume
+#   bash experiments/train_shipped.sh            # about 50 min on 2 cores (measured: 20 + 30); reruns resume
 # Then rebuild (the weights are embedded in the library) and see docs/training.md for the results.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -259,7 +259,6 @@ LinearEvaluator LinearEvaluator::from_json(std::string_view text, const std::str
   return linear_of(file);
 }
 
-LinearEvaluator LinearEvaluator::load(const std::string& path) { return from_json(read_file(path), path); }
 
 std::string LinearEvaluator::to_json() const {
   nlohmann::json j = header(*this, "linear");

@@ -1,6 +1,7 @@
 #include "meeple/ai/player.h"
 
 #include <algorithm>
+#include <charconv>
 #include <functional>
 #include <map>
 #include <sstream>
@@ -90,31 +91,19 @@ void apply_params(const std::string& bot, const std::string& params, const Sette
   }
 }
 
-int parse_int(const std::string& v, int lo, int hi) {
-  size_t used = 0;
-  int n = 0;
-  try {
-    n = std::stoi(v, &used);
-  } catch (const std::invalid_argument&) {
-    used = 0;
-  }
-  if (v.empty() || used != v.size()) throw std::invalid_argument("not an integer");
-  if (n < lo || n > hi) throw std::invalid_argument("must be " + std::to_string(lo) + " to " + std::to_string(hi));
-  return n;
-}
-
-double parse_double(const std::string& v, double lo, double hi) {
-  size_t used = 0;
-  double x = 0;
-  try {
-    x = std::stod(v, &used);
-  } catch (const std::invalid_argument&) {
-    used = 0;
-  }
-  if (v.empty() || used != v.size()) throw std::invalid_argument("not a number");
+// A whole string as a number in [lo, hi] (std::out_of_range when it does not fit the type at all).
+template <typename T>
+T parse_number(const std::string& v, T lo, T hi) {
+  T x{};
+  const auto [end, error] = std::from_chars(v.data(), v.data() + v.size(), x);
+  if (v.empty() || error == std::errc::invalid_argument || end != v.data() + v.size())
+    throw std::invalid_argument(std::is_integral_v<T> ? "not an integer" : "not a number");
+  if (error == std::errc::result_out_of_range) throw std::out_of_range(v);
   if (!(x >= lo && x <= hi)) throw std::invalid_argument("must be " + std::to_string(lo) + " to " + std::to_string(hi));
   return x;
 }
+int parse_int(const std::string& v, int lo, int hi) { return parse_number<int>(v, lo, hi); }
+double parse_double(const std::string& v, double lo, double hi) { return parse_number<double>(v, lo, hi); }
 
 template <typename E>
 E parse_choice(const std::string& v, std::initializer_list<std::pair<const char*, E>> choices) {

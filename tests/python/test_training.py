@@ -51,9 +51,15 @@ def test_ridge_recovers_known_weights():
 
 
 def test_td_with_lambda_one_is_the_outcome_fit_and_lambda_returns_follow_the_recursion():
-    true = np.linspace(1, 2, F)
-    data = synthetic(true, games=500)
-    np.testing.assert_allclose(training.fit_td(data, lam=1.0, alpha=1e-8), training.fit_ridge(data, alpha=1e-8), atol=1e-6)
+    # Games of four positions each, labelled by the last: lambda = 1 targets the outcome at every position
+    # (the ridge fit); a smaller lambda bootstraps from later positions and fits something else.
+    data = synthetic(np.linspace(1, 2, F), games=2000, seats=2)
+    data.game = np.repeat(np.arange(500), 4)
+    data.ply = np.tile(np.arange(4, dtype=np.int16), 500)
+    data.game_id, data.final_scores = np.arange(500), data.final_scores[3::4]
+    ridge = training.fit_ridge(data, alpha=1e-8)
+    np.testing.assert_allclose(training.fit_td(data, lam=1.0, alpha=1e-8), ridge, atol=1e-6)
+    assert np.abs(training.fit_td(data, lam=0.3, alpha=1e-8) - ridge).max() > 0.01
     # One game of three positions, two seats, final scores 10 and 4 (difference +6 / -6).
     game = training.Positions("players=2", np.array([7]), np.array([[10, 4]]), np.array([[0, 1]], np.int8),
                               np.array([7, 7, 7]), np.array([0, 1, 2], np.int16), np.array([0, 1, 0], np.int8),

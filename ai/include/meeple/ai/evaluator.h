@@ -82,7 +82,6 @@ class LinearEvaluator : public FittedEvaluator {
   // Hand-chosen weights: completion odds discounted, figures in supply worth more early in the game.
   static LinearEvaluator hand_tuned();
   static LinearEvaluator from_json(std::string_view text, const std::string& source);
-  static LinearEvaluator load(const std::string& path);
   std::string to_json() const override;
 
   PlayerValues evaluate(const State& state) const override;
