@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "meeple/ai/match.h"
+#include "meeple/ai/mcts.h"
 #include "meeple/ai/player.h"
 #include "meeple/perft.h"
 #include "meeple/random.h"
@@ -223,6 +224,70 @@ int run_match(const std::vector<std::string>& bots, int games, int players, int 
   return 0;
 }
 
+// Where an MCTS bot's simulations go: positions with a tile in hand from heuristic self-play (turns 10, 30
+// and 50 of each game), searched afresh with each budget; one row per budget, figures averaged over the
+// positions. See MctsPlayer::Profile.
+int run_analyze(const std::string& bot, const std::vector<int>& budgets, int games, int players, uint64_t seed,
+                const std::string& expansions, const std::vector<std::string>& options) {
+  if (bot.rfind("mcts", 0) != 0) throw std::invalid_argument("--bot must be an mcts spec, e.g. mcts:c=0.4");
+  const Rules rules = make_rules(players, expansions, options);
+  const std::string sep = bot.find(':') == std::string::npos ? ":" : ",";
+  for (int b : budgets)
+    if (b < 1) throw std::invalid_argument("--iterations must be positive");
+  (void)make_player(bot + sep + "iterations=1", 0);  // a bad spec fails before any game is played
+  std::vector<State> positions;
+  for (int g = 0; g < games; ++g) {
+    int placements = 0;
+    std::vector<std::string> heuristic(static_cast<size_t>(players), "heuristic");
+    play_game(rules, {heuristic, seed + static_cast<uint64_t>(g)}, nullptr, nullptr, [&](const State& s) {
+      if (s.phase() != Phase::kPlace) return;
+      ++placements;
+      if (placements == 10 || placements == 30 || placements == 50) positions.push_back(s);
+    });
+  }
+  std::printf("%zu positions (turns 10, 30, 50 of %d heuristic games), rules: %s, bot: %s\n", positions.size(), games,
+              rules.to_string().c_str(), bot.c_str());
+  std::printf("%9s %7s %6s %6s %6s %6s %6s %6s %6s %6s %6s  %s\n", "sims", "root", "best", "leafD", "leafT", "pvD",
+              "pvT", "draw%", "wide%", "root%", "maxD", "share of simulations reaching depth 1, 2, 3, ...");
+  for (int budget : budgets) {
+    const int kDepths = 12;
+    double root = 0, best = 0, leaf_depth = 0, leaf_turns = 0, pv_depth = 0, pv_turns = 0, draw = 0, wide = 0,
+           at_root = 0, max_depth = 0;
+    std::vector<double> reach(kDepths, 0);
+    for (size_t i = 0; i < positions.size(); ++i) {
+      auto player = make_player(bot + sep + "iterations=" + std::to_string(budget) + ",reuse=0", seed + i);
+      auto* mcts = dynamic_cast<MctsPlayer*>(player.get());
+      mcts->choose(positions[i]);
+      const MctsPlayer::Profile p = mcts->profile();
+      const double sims = static_cast<double>(std::max<int64_t>(1, p.simulations));
+      root += p.root_children;
+      best += p.best_share;
+      leaf_depth += p.mean_leaf_depth;
+      leaf_turns += p.mean_leaf_turns;
+      pv_depth += p.principal_depth;
+      pv_turns += p.principal_turns;
+      draw += static_cast<double>(p.ended_after_draw) / sims;
+      wide += static_cast<double>(p.ended_in_wide) / sims;
+      at_root += static_cast<double>(p.ended_at_root) / sims;
+      max_depth += static_cast<double>(p.depths.size()) - 1;
+      for (size_t d = 1; d < p.depths.size() && d <= kDepths; ++d) reach[d - 1] += static_cast<double>(p.depths[d].visits) / sims;
+    }
+    const double n = static_cast<double>(std::max<size_t>(1, positions.size()));
+    std::printf("%9d %7.1f %6.2f %6.2f %6.2f %6.1f %6.1f %6.1f %6.1f %6.1f %6.1f ", budget, root / n, best / n,
+                leaf_depth / n, leaf_turns / n, pv_depth / n, pv_turns / n, 100 * draw / n, 100 * wide / n,
+                100 * at_root / n, max_depth / n);
+    for (int d = 0; d < kDepths; ++d) std::printf(" %.2f", reach[static_cast<size_t>(d)] / n);
+    std::printf("\n");
+    std::fflush(stdout);
+  }
+  std::printf("root: root children; best: the chosen child's share of root visits; leafD/leafT: mean steps and tile draws\n"
+              "below the root where simulations ended; pvD/pvT: the same along the principal line (nodes with >= %d\n"
+              "visits); draw%%/wide%%/root%%: simulations ended at a drawn tile's first visit / at a first visit below a\n"
+              "decision with >= %d children / at a root child; maxD: deepest node\n",
+              MctsPlayer::Profile::kPrincipalVisits, MctsPlayer::Profile::kWide);
+  return 0;
+}
+
 int run_perft(uint64_t seed, int depth, int players, const std::string& expansions) {
   if (depth < 1 || depth > 12) throw std::invalid_argument("--depth must be 1 to 12");
   const State root(make_rules(players, expansions, {}));
@@ -323,6 +388,18 @@ int main(int argc, char** argv) {
   perft_cmd->add_option("--players", players, "number of players")->capture_default_str();
   perft_cmd->add_option("--expansions", expansions, "comma-separated expansion names");
 
+  auto* analyze_cmd = app.add_subcommand("analyze", "Where an MCTS bot's simulations go (depths, principal line, chance and wide nodes) at several budgets");
+  std::string analyze_bot = "mcts";
+  std::vector<int> analyze_budgets{1000, 4000, 16000, 64000};
+  int analyze_games = 4;
+  analyze_cmd->add_option("--bot", analyze_bot, "an mcts bot spec (iterations are set per row)")->capture_default_str();
+  analyze_cmd->add_option("--iterations", analyze_budgets, "simulation budgets, one row each")->capture_default_str()->delimiter(',');
+  analyze_cmd->add_option("--games", analyze_games, "heuristic games to take positions from (3 each)")->capture_default_str()->check(CLI::Range(1, 1000));
+  analyze_cmd->add_option("--players", players, "number of players")->capture_default_str();
+  analyze_cmd->add_option("--seed", seed, "seed of the first game")->capture_default_str();
+  analyze_cmd->add_option("--expansions", expansions, "comma-separated expansion names");
+  analyze_cmd->add_option("--option", options, "rule option NAME=VALUE (repeatable)");
+
   auto* info_cmd = app.add_subcommand("info", "Version, expansions, options, tile sets, state size");
   bool info_json = false;
   info_cmd->add_flag("--json", info_json, "as JSON");
@@ -338,6 +415,7 @@ int main(int argc, char** argv) {
     if (match_cmd->parsed()) return run_match(match_bots, match_games, match_players, jobs, seed, expansions, options, out_path);
     if (perft_cmd->parsed()) return run_perft(seed, depth, players, expansions);
     if (info_cmd->parsed()) return run_info(info_json);
+    if (analyze_cmd->parsed()) return run_analyze(analyze_bot, analyze_budgets, analyze_games, players, seed, expansions, options);
   } catch (const std::invalid_argument& e) {
     std::cerr << "meeple: " << e.what() << "\n";
     return kBadInput;

@@ -130,13 +130,14 @@ class MctsPlayer::Search {
     // Descend until a node seen for the first time (the leaf), expanding nodes on the way.
     while (!s.is_terminal()) {
       if (!ensure_expanded(*node, s, worker)) break;  // no room left: evaluate here
-      Node* child = node->chance ? sample_chance(*node, rng) : select(*node, s);
+      const bool draw = node->chance;
+      Node* child = draw ? sample_chance(*node, rng) : select(*node, s);
       s.apply(child->action);
       const int before = child->visits.fetch_add(1, std::memory_order_relaxed);
       child->virtual_loss.fetch_add(1, std::memory_order_relaxed);
       path.push_back(child);
       node = child;
-      if (before == 0) break;
+      if (before == 0 && !(draw && o_.chance == MctsOptions::Chance::kSample)) break;
     }
     const PlayerValues r = leaf_rewards(s, rng);
     for (Node* n : path) {
@@ -263,9 +264,13 @@ class MctsPlayer::Search {
         const double q = visits ? (c.value[p].load(std::memory_order_relaxed) - c.virtual_loss.load(std::memory_order_relaxed)) / visits : parent_mean;
         score = q + o_.exploration * c.prior * sqrt_n / (1 + visits);
       } else {
-        if (visits == 0) return &c;
-        const double q = (c.value[p].load(std::memory_order_relaxed) - c.virtual_loss.load(std::memory_order_relaxed)) / visits;
-        score = q + o_.exploration * std::sqrt(log_n / visits);
+        if (visits == 0) {
+          if (o_.fpu < 0) return &c;
+          score = parent_mean - o_.fpu + o_.exploration * std::sqrt(log_n);
+        } else {
+          const double q = (c.value[p].load(std::memory_order_relaxed) - c.virtual_loss.load(std::memory_order_relaxed)) / visits;
+          score = q + o_.exploration * std::sqrt(log_n / visits);
+        }
       }
       if (score > best_score) {
         best_score = score;
@@ -487,6 +492,61 @@ void copy_subtree(const MctsPlayer::Node& from, MctsPlayer::Node& to, MctsPlayer
 }
 
 }  // namespace
+
+MctsPlayer::Profile MctsPlayer::profile() const {
+  Profile out;
+  if (!tree_) return out;
+  struct Item {
+    const Node* node;
+    int depth;
+    int turns;
+  };
+  int64_t leaves = 0, leaf_depth = 0, leaf_turns = 0;
+  std::vector<Item> stack{{tree_->root, 0, 0}};
+  while (!stack.empty()) {
+    const Item item = stack.back();
+    stack.pop_back();
+    const Node& n = *item.node;
+    const int visits = n.visits.load();
+    if (visits == 0) continue;
+    if (out.depths.size() <= static_cast<size_t>(item.depth)) out.depths.resize(static_cast<size_t>(item.depth) + 1);
+    Profile::Depth& d = out.depths[static_cast<size_t>(item.depth)];
+    ++d.nodes;
+    d.visits += visits;
+    if (item.depth > 0) {  // this node's first visit ended a simulation
+      ++leaves;
+      leaf_depth += item.depth;
+      leaf_turns += item.turns;
+    }
+    if (n.expansion.load() != Node::kExpanded) continue;
+    d.chance_nodes += n.chance;
+    const Node* children = n.children.load();
+    for (int i = 0; i < n.num_children; ++i) {
+      if (children[i].visits.load() == 0) continue;
+      if (n.chance) ++out.ended_after_draw;
+      else if (n.num_children >= Profile::kWide) ++out.ended_in_wide;
+      if (item.depth == 0) ++out.ended_at_root;
+      stack.push_back({&children[i], item.depth + 1, item.turns + n.chance});
+    }
+  }
+  const Node& root = *tree_->root;
+  out.simulations = root.visits.load();
+  out.mean_leaf_depth = leaves ? static_cast<double>(leaf_depth) / static_cast<double>(leaves) : 0;
+  out.mean_leaf_turns = leaves ? static_cast<double>(leaf_turns) / static_cast<double>(leaves) : 0;
+  out.root_children = root.expansion.load() == Node::kExpanded ? root.num_children : 0;
+  for (const Node* n = &root; n->expansion.load() == Node::kExpanded;) {
+    const Node* children = n->children.load();
+    const Node* best = &children[0];
+    for (int i = 1; i < n->num_children; ++i)
+      if (children[i].visits.load() > best->visits.load()) best = &children[i];
+    if (n == &root && out.simulations > 0) out.best_share = static_cast<double>(best->visits.load()) / static_cast<double>(out.simulations);
+    if (best->visits.load() < Profile::kPrincipalVisits) break;
+    ++out.principal_depth;
+    out.principal_turns += n->chance;
+    n = best;
+  }
+  return out;
+}
 
 std::string MctsPlayer::verify_tree() const {
   if (!tree_) return "no search yet";

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "meeple/ai/expectimax.h"
 #include "meeple/ai/mcts.h"
 
 namespace meeple {
@@ -120,8 +121,9 @@ E parse_choice(const std::string& v, std::initializer_list<std::pair<const char*
 std::string bot_spec_help() {
   return "bots are: random, greedy, heuristic[:eval=trained|handtuned|endnow|FILE.json], "
          "mcts[:iterations=N,ms=N,threads=N,parallel=tree|root,worlds=N,leaf=rollout|truncated|eval,turns=N,"
-         "eval=trained|handtuned|endnow|FILE.json,c=X,scale=X,reward=margin|win,puct=0|1,temp=X,widen=X,widen_exp=X,"
-         "reuse=0|1,max_nodes=N]";
+         "eval=trained|handtuned|endnow|FILE.json,c=X,scale=X,chance=full|sample,fpu=X,reward=margin|win,puct=0|1,temp=X,widen=X,widen_exp=X,"
+         "reuse=0|1,max_nodes=N], expectimax[:depth=N,ms=N,evals=N,prune=none|star1|star2,"
+         "eval=trained|handtuned|endnow|FILE.json,scale=X]";
 }
 
 std::unique_ptr<Player> make_player(const std::string& spec, uint64_t seed) {
@@ -154,6 +156,8 @@ std::unique_ptr<Player> make_player(const std::string& spec, uint64_t seed) {
         {"c", [&](const std::string& v) { o.exploration = parse_double(v, 0, 100); }},
         {"scale", [&](const std::string& v) { o.reward_scale = parse_double(v, 1e-3, 1e6); }},
         {"reward", [&](const std::string& v) { o.reward = parse_choice<MctsOptions::Reward>(v, {{"margin", MctsOptions::Reward::kMargin}, {"win", MctsOptions::Reward::kWin}}); }},
+        {"chance", [&](const std::string& v) { o.chance = parse_choice<MctsOptions::Chance>(v, {{"full", MctsOptions::Chance::kFull}, {"sample", MctsOptions::Chance::kSample}}); }},
+        {"fpu", [&](const std::string& v) { o.fpu = parse_double(v, -1, 10); }},
         {"puct", [&](const std::string& v) { o.puct = parse_int(v, 0, 1); }},
         {"temp", [&](const std::string& v) { o.prior_temperature = parse_double(v, 1e-3, 1e6); }},
         {"widen", [&](const std::string& v) { o.widening = parse_double(v, 0, 1e6); }},
@@ -164,6 +168,19 @@ std::unique_ptr<Player> make_player(const std::string& spec, uint64_t seed) {
     if (o.milliseconds > 0 && !iterations_given) o.iterations = 0;  // "ms=1000" alone: time only
     if (o.iterations <= 0 && o.milliseconds <= 0) throw std::invalid_argument("bot mcts needs iterations > 0 or ms > 0");
     return std::make_unique<MctsPlayer>(o);
+  }
+  if (name == "expectimax") {
+    ExpectimaxOptions o;
+    o.seed = seed;
+    apply_params(name, params, {
+        {"depth", [&](const std::string& v) { o.depth = parse_int(v, 1, 8); }},
+        {"ms", [&](const std::string& v) { o.milliseconds = parse_int(v, 0, 1 << 30); }},
+        {"evals", [&](const std::string& v) { o.evaluations = parse_int(v, 0, 1 << 30); }},
+        {"prune", [&](const std::string& v) { o.pruning = parse_choice<ExpectimaxOptions::Pruning>(v, {{"none", ExpectimaxOptions::Pruning::kNone}, {"star1", ExpectimaxOptions::Pruning::kStar1}, {"star2", ExpectimaxOptions::Pruning::kStar2}}); }},
+        {"eval", [&](const std::string& v) { o.evaluator = make_evaluator(v); }},
+        {"scale", [&](const std::string& v) { o.reward_scale = parse_double(v, 1e-3, 1e6); }},
+    });
+    return std::make_unique<ExpectimaxPlayer>(o);
   }
   throw std::invalid_argument("unknown bot '" + spec + "'; " + bot_spec_help());
 }

@@ -38,6 +38,15 @@ struct MctsOptions {
   int rollout_turns = 4;  // kTruncated: random turns before evaluating
   // Evaluator for kTruncated/kEval leaves and for priors; null: the shipped trained weights.
   std::shared_ptr<const Evaluator> evaluator;
+  // Chance nodes. kFull: every drawn tile is a node whose first visit ends a simulation, like any other.
+  // kSample: a simulation passes through a drawn tile's first visit and goes on to decide with it (the
+  // evaluators do not read the tile in hand, so stopping there would evaluate the position before the draw
+  // again).
+  enum class Chance { kFull, kSample } chance = Chance::kFull;
+  // UCT first-play urgency (negative: off, every child is tried once before any is tried twice). Otherwise
+  // an untried child counts as one visit worth the parent's mean less `fpu`, so a good child found early is
+  // followed up before every alternative has been tried.
+  double fpu = -1;
   // PUCT: priors are a softmax of the one-ply evaluator margins, with this temperature in points.
   bool puct = false;
   double prior_temperature = 5.0;
@@ -79,6 +88,33 @@ class MctsPlayer : public Player {
   // node), every virtual loss is back to zero, and every node allocated is reachable exactly once (no
   // node expanded twice). Returns an empty string or the first problem.
   std::string verify_tree() const;
+
+  // Where the simulations of the last search went, for diagnosis (`meeple analyze`). Every simulation
+  // ends at the first visit of a node (or at a terminal or capped node), so counting visited nodes counts
+  // where simulations stopped.
+  struct Profile {
+    struct Depth {                // nodes `depth` steps below the root
+      int64_t nodes = 0;          // visited nodes
+      int64_t visits = 0;         // their visits
+      int64_t chance_nodes = 0;   // of them, expanded chance nodes (a tile draw)
+    };
+    std::vector<Depth> depths;    // [0] is the root
+    int64_t simulations = 0;      // visits of the root
+    int64_t ended_after_draw = 0; // simulations ended at a drawn tile's first visit (below a chance node)
+    int64_t ended_in_wide = 0;    // ... at the first visit of a child of a decision node with >= kWide children
+    int64_t ended_at_root = 0;    // ... at the first visit of a root child
+    double mean_leaf_depth = 0;   // steps below the root where simulations ended
+    double mean_leaf_turns = 0;   // tile draws crossed on the way there
+    // Principal line: the most visited child from the root on, chance nodes included, while visited at
+    // least kPrincipalVisits times; its length and tile draws crossed.
+    int principal_depth = 0;
+    int principal_turns = 0;
+    double best_share = 0;        // the chosen root child's share of the root's visits
+    int root_children = 0;
+    static constexpr int kWide = 16;
+    static constexpr int kPrincipalVisits = 50;
+  };
+  Profile profile() const;
 
   struct Node;   // mcts.cpp
   struct Tree;

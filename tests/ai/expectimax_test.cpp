@@ -1,0 +1,197 @@
+// Expectimax: Star1 and Star2 return exactly the value of plain expectimax (a brute force written here
+// independently) at depths 1 to 3 on small decks, with 2 and 3 players and with expansions; they evaluate
+// fewer positions; depth 1 plays as the one-ply heuristic; the search finds the right move in small
+// constructed positions; budgets stop the deepening.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "../core/scenario.h"
+#include "meeple/ai/expectimax.h"
+
+namespace meeple {
+namespace {
+
+using testing::rules_with;
+using testing::Scenario;
+
+// Plain expectimax from `me`'s side, as the header defines it: the turn ends at a draw; the last turn's
+// positions before the draw are evaluated; everyone else minimises tanh(margin / scale).
+double brute_force(const State& s, int turns, int me, const Evaluator& e, double scale) {
+  auto margin = [&](const PlayerValues& v) {
+    double other = -1e300;
+    for (int p = 0; p < s.num_players(); ++p)
+      if (p != me) other = std::max(other, v[p]);
+    return std::tanh((v[me] - other) / scale);
+  };
+  if (s.is_terminal()) {
+    PlayerValues v{};
+    for (int p = 0; p < s.num_players(); ++p) v[p] = s.score(p);
+    return margin(v);
+  }
+  if (s.is_chance()) {
+    if (turns <= 1) return margin(e.evaluate(s));
+    ChanceOutcomes outcomes;
+    s.chance_outcomes(outcomes);
+    double sum = 0;
+    for (int i = 0; i < outcomes.size; ++i) {
+      State child = s;
+      child.apply(Action::draw(outcomes.items[i].tile));
+      sum += outcomes.probability(i) * brute_force(child, turns - 1, me, e, scale);
+    }
+    return sum;
+  }
+  ActionList actions;
+  s.legal_actions(actions);
+  const bool maximise = s.current_player() == me;
+  double best = maximise ? -1e300 : 1e300;
+  for (Action a : actions) {
+    State child = s;
+    child.apply(a);
+    const double v = brute_force(child, turns, me, e, scale);
+    best = maximise ? std::max(best, v) : std::min(best, v);
+  }
+  return best;
+}
+
+ExpectimaxOptions with_pruning(ExpectimaxOptions::Pruning pruning) {
+  ExpectimaxOptions o;
+  o.pruning = pruning;
+  return o;
+}
+
+// Decision nodes reached by random play from a small deck, a few tiles in.
+std::vector<State> small_deck_positions(int players, uint8_t expansions, const std::map<std::string, int>& deck, int count) {
+  std::vector<State> out;
+  for (uint64_t seed = 1; static_cast<int>(out.size()) < count; ++seed) {
+    Dealer dealer(seed);
+    RandomPlayer random(seed);
+    State s(rules_with(players, expansions), testing::deck_of(deck));
+    const int skip = static_cast<int>(seed % 4);
+    for (int decisions = 0; !s.is_terminal(); ) {
+      if (s.is_chance()) {
+        s.apply(dealer.deal(s));
+        continue;
+      }
+      if (decisions++ == skip) break;
+      s.apply(random.choose(s));
+    }
+    if (!s.is_terminal()) out.push_back(s);
+  }
+  return out;
+}
+
+TEST(Expectimax, StarPruningEqualsBruteForce) {
+  const auto evaluator = make_evaluator("trained");
+  const std::map<std::string, int> deck{{"BA.C", 1}, {"BA.RFr", 2}, {"BA.L", 1}, {"BA.Rr", 1}, {"BA.CRr", 1}};
+  struct Case {
+    int players;
+    uint8_t expansions;
+    int max_depth;
+  };
+  for (const Case c : {Case{2, 0, 3}, Case{3, 0, 2}, Case{2, kKingRobber | kAbbeyMayor, 2}}) {
+    int64_t plain = 0, star1 = 0, star2 = 0;
+    for (const State& s : small_deck_positions(c.players, c.expansions, deck, 6)) {
+      for (int depth = 1; depth <= c.max_depth; ++depth) {
+        SCOPED_TRACE(s.rules().to_string() + " depth " + std::to_string(depth));
+        const double want = brute_force(s, depth, s.current_player(), *evaluator, 20.0);
+        ExpectimaxPlayer none(with_pruning(ExpectimaxOptions::Pruning::kNone));
+        ExpectimaxPlayer one(with_pruning(ExpectimaxOptions::Pruning::kStar1));
+        ExpectimaxPlayer two(with_pruning(ExpectimaxOptions::Pruning::kStar2));
+        EXPECT_NEAR(none.value(s, depth), want, 1e-12);
+        EXPECT_NEAR(one.value(s, depth), want, 1e-12);
+        EXPECT_NEAR(two.value(s, depth), want, 1e-12);
+        if (depth >= 2) {
+          plain += none.last_evaluations();
+          star1 += one.last_evaluations();
+          star2 += two.last_evaluations();
+        }
+      }
+    }
+    // Pruning pays: fewer positions evaluated over the deeper searches.
+    EXPECT_LT(star1, plain) << c.players << " players";
+    EXPECT_LT(star2, plain) << c.players << " players";
+  }
+}
+
+// Depth 1 is the one-ply heuristic: the chosen action's one-ply value is the best one.
+TEST(Expectimax, DepthOneChoosesAsTheOnePlyHeuristic) {
+  const auto evaluator = make_evaluator("trained");
+  for (const State& s : small_deck_positions(2, 0, {{"BA.C", 2}, {"BA.RFr", 3}, {"BA.L", 2}, {"BA.CRr", 2}}, 8)) {
+    ExpectimaxOptions o;
+    o.depth = 1;
+    ExpectimaxPlayer bot(o);
+    const Action a = bot.choose(s);
+    ASSERT_TRUE(s.is_legal(a));
+    State after = s;
+    after.apply(a);
+    const int me = s.current_player();
+    EXPECT_NEAR(brute_force(after, 1, me, *evaluator, 20.0), brute_force(s, 1, me, *evaluator, 20.0), 1e-12);
+    EXPECT_EQ(bot.last_depth(), 1);
+  }
+}
+
+// The constructed positions of the MCTS tests: close a city for 4 points; take the contested farm.
+TEST(Expectimax, CompletesACityAndTakesAContestedFarm) {
+  for (const char* spec : {"expectimax:depth=1", "expectimax:depth=2", "expectimax:depth=3,prune=star1"}) {
+    SCOPED_TRACE(spec);
+    {
+      Scenario sc(rules_with(2), {{"BA.C", 1}, {"BA.RFr", 2}});
+      sc.draw("BA.C");
+      auto bot = make_player(spec, 1);
+      const Action place = bot->choose(sc.state);
+      EXPECT_EQ(place, Action::place(0, -1, 2)) << place.to_string();
+      ASSERT_EQ(sc.state.try_apply(place), "");
+      ASSERT_EQ(sc.state.try_apply(bot->choose(sc.state)), "");
+      EXPECT_EQ(sc.state.score(0, kCityPoints), 4);
+    }
+    {
+      Scenario sc(rules_with(2), {{"BA.RFr", 1}, {"BA.C", 1}, {"BA.L", 2}, {"BA.LR", 1}});
+      testing::build_contested_farm(sc);
+      sc.draw("BA.LR");
+      auto bot = make_player(spec, 1);
+      while (!sc.state.is_terminal()) ASSERT_EQ(sc.state.try_apply(bot->choose(sc.state)), "");
+      EXPECT_EQ(sc.state.score(0) - sc.state.score(1), 7);
+    }
+  }
+}
+
+// An evaluation budget stops the deepening at a completed depth; depth 1 always completes.
+TEST(Expectimax, BudgetsStopTheDeepening) {
+  Dealer dealer(3);
+  RandomPlayer random(3);
+  State s(rules_with(2));
+  for (int i = 0; i < 12; ++i) s.apply(s.is_chance() ? dealer.deal(s) : random.choose(s));
+  while (s.is_chance()) s.apply(dealer.deal(s));
+  ExpectimaxOptions tiny;
+  tiny.depth = 4;
+  tiny.evaluations = 1;
+  ExpectimaxPlayer a(tiny);
+  EXPECT_TRUE(s.is_legal(a.choose(s)));
+  EXPECT_EQ(a.last_depth(), 1);
+  ExpectimaxOptions enough = tiny;
+  enough.depth = 2;
+  enough.evaluations = 1 << 30;
+  ExpectimaxPlayer b(enough);
+  const Action best = b.choose(s);
+  EXPECT_EQ(b.last_depth(), 2);
+  ExpectimaxOptions fixed;  // depth 2, no budget: the same search
+  ExpectimaxPlayer c(fixed);
+  EXPECT_EQ(c.choose(s), best);
+  EXPECT_DOUBLE_EQ(c.last_value(), b.last_value());
+}
+
+TEST(Expectimax, BotSpecsAreCheckedWithClearErrors) {
+  EXPECT_NO_THROW(make_player("expectimax:depth=2,prune=star1,eval=endnow,scale=10,ms=50,evals=1000", 1));
+  for (const char* bad : {"expectimax:depth=0", "expectimax:prune=star3", "expectimax:width=2"}) {
+    try {
+      make_player(bad, 1);
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("expectimax"), std::string::npos) << e.what();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace meeple
