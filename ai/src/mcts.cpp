@@ -48,27 +48,26 @@ struct MctsPlayer::Node {
   float prior = 0;
   std::atomic<int32_t> visits{0};
   std::atomic<int32_t> virtual_loss{0};
+  int8_t mover = -1;         // expanded decision node: the player deciding
   std::array<std::atomic<float>, kMaxPlayers> value{};  // sum of rewards per player
+  std::array<std::atomic<float>, kMaxPlayers> backed{};  // expectimax value per player (options.minimax)
 
   static constexpr uint8_t kLeaf = 0, kExpanding = 1, kExpanded = 2, kNoRoom = 3;
 };
 
 size_t MctsPlayer::node_bytes() { return sizeof(Node); }
 
-namespace {
-
-constexpr size_t kBlockNodes = size_t{1} << 15;  // > kMaxActions, so one block holds any child list
-
 // Nodes handed out in blocks that never move. Each worker allocates from its own arena and counts its
 // own nodes: no lock, no shared counter.
-class NodeArena {
+class MctsPlayer::NodeArena {
  public:
-  MctsPlayer::Node* allocate(int n) {
+  static constexpr size_t kBlockNodes = size_t{1} << 15;  // > kMaxActions, so one block holds any child list
+  Node* allocate(int n) {
     if (blocks_.empty() || used_ + static_cast<size_t>(n) > kBlockNodes) {
-      blocks_.push_back(std::make_unique<MctsPlayer::Node[]>(kBlockNodes));
+      blocks_.push_back(std::make_unique<Node[]>(kBlockNodes));
       used_ = 0;
     }
-    MctsPlayer::Node* out = blocks_.back().get() + used_;
+    Node* out = blocks_.back().get() + used_;
     used_ += static_cast<size_t>(n);
     nodes_ += n;
     return out;
@@ -76,12 +75,10 @@ class NodeArena {
   int64_t nodes() const { return nodes_; }
 
  private:
-  std::vector<std::unique_ptr<MctsPlayer::Node[]>> blocks_;
+  std::vector<std::unique_ptr<Node[]>> blocks_;
   size_t used_ = 0;
   int64_t nodes_ = 0;
 };
-
-}  // namespace
 
 struct MctsPlayer::Tree {
   Tree(int workers, const State& state, size_t max_nodes)
@@ -105,23 +102,31 @@ class MctsPlayer::Search {
   Search(const MctsOptions& o, const Evaluator& evaluator, Tree& tree, const Dealer* world)
       : o_(o), evaluator_(evaluator), tree_(tree), world_(world) {}
 
-  // Runs simulations until the budget is spent; worker w uses arena w and its own random stream.
-  void run(int worker, uint64_t seed, const Budget& budget, std::atomic<int>& started,
-           std::chrono::steady_clock::time_point start) {
-    Rng rng(seed);
+  // What one worker owns: the arena its nodes come from, its random stream, and the path of the
+  // simulation in progress. Nothing here is shared, so the hot path takes no lock.
+  struct Worker {
+    Worker(NodeArena& a, uint64_t seed) : arena(a), rng(seed) { path.reserve(256); }
+    NodeArena& arena;
+    Rng rng;
     std::vector<Node*> path;
-    path.reserve(256);
+  };
+
+  // Runs simulations until the budget is spent; worker w allocates from arena w of the tree.
+  void run(int worker_index, uint64_t seed, const Budget& budget, std::atomic<int>& started,
+           std::chrono::steady_clock::time_point start) {
+    Worker worker(tree_.arenas[static_cast<size_t>(worker_index)], seed);
     for (int i = 0;; ++i) {
       if (budget.iterations > 0 && started.fetch_add(1, std::memory_order_relaxed) >= budget.iterations) break;
       if (budget.milliseconds > 0 && (i & 7) == 0 &&
           std::chrono::steady_clock::now() - start >= std::chrono::milliseconds(budget.milliseconds))
         break;
-      simulate(worker, rng, path);
+      simulate(worker);
     }
   }
 
  private:
-  void simulate(int worker, Rng& rng, std::vector<Node*>& path) {
+  void simulate(Worker& worker) {
+    std::vector<Node*>& path = worker.path;
     State s = tree_.root_state;
     Node* node = tree_.root;
     node->visits.fetch_add(1, std::memory_order_relaxed);
@@ -131,7 +136,7 @@ class MctsPlayer::Search {
     while (!s.is_terminal()) {
       if (!ensure_expanded(*node, s, worker)) break;  // no room left: evaluate here
       const bool draw = node->chance;
-      Node* child = draw ? sample_chance(*node, rng) : select(*node, s);
+      Node* child = draw ? sample_chance(*node, worker.rng) : select(*node, s);
       s.apply(child->action);
       const int before = child->visits.fetch_add(1, std::memory_order_relaxed);
       child->virtual_loss.fetch_add(1, std::memory_order_relaxed);
@@ -139,16 +144,68 @@ class MctsPlayer::Search {
       node = child;
       if (before == 0 && !(draw && o_.chance == MctsOptions::Chance::kSample)) break;
     }
-    const PlayerValues r = leaf_rewards(s, rng);
-    for (Node* n : path) {
-      for (int p = 0; p < s.num_players(); ++p) n->value[p].fetch_add(static_cast<float>(r[p]), std::memory_order_relaxed);
+    const PlayerValues r = leaf_rewards(s, worker.rng);
+    const int players = s.num_players();
+    for (size_t k = path.size(); k-- > 0;) {  // leaf first, so children are backed up before parents
+      Node* n = path[k];
+      for (int p = 0; p < players; ++p) n->value[p].fetch_add(static_cast<float>(r[p]), std::memory_order_relaxed);
       n->virtual_loss.fetch_sub(1, std::memory_order_release);
+      if (backs_up()) back_up(*n, players);
     }
+  }
+
+  bool backs_up() const { return o_.minimax > 0 || o_.weighted_chance; }
+
+  static int completed(const Node& n) {
+    return n.visits.load(std::memory_order_relaxed) - n.virtual_loss.load(std::memory_order_relaxed);
+  }
+
+  // The expectimax value of `n` from its visited children: the best one for the mover, or the mean over
+  // the drawn tiles weighted by their copies; a node without visited children keeps its mean reward.
+  void back_up(Node& n, int players) const {
+    const Node* children = n.expansion.load(std::memory_order_acquire) == Node::kExpanded
+                               ? n.children.load(std::memory_order_acquire) : nullptr;
+    std::array<float, kMaxPlayers> v{};
+    bool any = false;
+    if (children && n.chance) {
+      float weight = 0;
+      for (int i = 0; i < n.num_children; ++i) {
+        const Node& c = children[i];
+        if (completed(c) <= 0) continue;
+        any = true;
+        weight += c.copies;
+        for (int p = 0; p < players; ++p) v[p] += c.copies * c.backed[p].load(std::memory_order_relaxed);
+      }
+      for (int p = 0; p < players; ++p) v[p] /= std::max(weight, 1.0f);
+    } else if (children) {
+      const Node* best = nullptr;
+      float best_value = -std::numeric_limits<float>::infinity();
+      for (int i = 0; i < n.num_children; ++i) {
+        const Node& c = children[i];
+        if (completed(c) <= 0) continue;
+        const float x = c.backed[n.mover].load(std::memory_order_relaxed);
+        if (x > best_value) {
+          best_value = x;
+          best = &c;
+        }
+      }
+      if (best && o_.minimax > 0) {
+        any = true;
+        const float mix = static_cast<float>(o_.minimax), visits = static_cast<float>(std::max(1, completed(n)));
+        for (int p = 0; p < players; ++p)
+          v[p] = (1 - mix) * n.value[p].load(std::memory_order_relaxed) / visits + mix * best->backed[p].load(std::memory_order_relaxed);
+      }
+    }
+    if (!any) {
+      const int visits = std::max(1, completed(n));
+      for (int p = 0; p < players; ++p) v[p] = n.value[p].load(std::memory_order_relaxed) / static_cast<float>(visits);
+    }
+    for (int p = 0; p < players; ++p) n.backed[p].store(v[p], std::memory_order_relaxed);
   }
 
   // Builds the children once (the worker that wins the compare-and-swap); others wait for it, which is
   // rare and short. Returns false when the node cap is reached.
-  bool ensure_expanded(Node& n, const State& s, int worker) {
+  bool ensure_expanded(Node& n, const State& s, Worker& worker) {
     uint8_t state = n.expansion.load(std::memory_order_acquire);
     if (state == Node::kExpanded) return true;
     if (state == Node::kNoRoom) return false;
@@ -161,7 +218,7 @@ class MctsPlayer::Search {
     return state == Node::kExpanded;
   }
 
-  bool expand(Node& n, const State& s, int worker) {
+  bool expand(Node& n, const State& s, Worker& worker) {
     if (s.is_chance()) {
       if (world_) {  // determinized: the world's next tile is the only outcome
         Action draw = world_->in_order(s);
@@ -189,6 +246,7 @@ class MctsPlayer::Search {
       // Best prior first (progressive widening takes a prefix), ties in action order.
       std::stable_sort(order.begin(), order.begin() + actions.size, [&](int a, int b) { return prior[a] > prior[b]; });
     }
+    n.mover = static_cast<int8_t>(s.current_player());
     return make_children(n, worker, actions.size, [&](int i, Node& c) {
       c.action = actions[order[i]];
       c.prior = priors ? prior[order[i]] : 0.0f;
@@ -196,8 +254,8 @@ class MctsPlayer::Search {
   }
 
   template <typename Init>
-  bool make_children(Node& n, int worker, int count, Init&& init, bool chance) {
-    NodeArena& arena = tree_.arenas[static_cast<size_t>(worker)];
+  bool make_children(Node& n, Worker& worker, int count, Init&& init, bool chance) {
+    NodeArena& arena = worker.arena;
     if (arena.nodes() + count > tree_.max_nodes_per_worker) return false;
     Node* children = arena.allocate(count);
     int total = 0;
@@ -233,6 +291,19 @@ class MctsPlayer::Search {
 
   Node* sample_chance(const Node& n, Rng& rng) const {
     Node* children = n.children.load(std::memory_order_acquire);
+    if (o_.stratified_draws) {  // the outcome furthest behind its share: copies / total of the visits
+      const int64_t visits = n.visits.load(std::memory_order_relaxed);
+      Node* best = &children[0];
+      int64_t best_deficit = std::numeric_limits<int64_t>::min();
+      for (int i = 0; i < n.num_children; ++i) {
+        const int64_t deficit = children[i].copies * visits - int64_t{n.total_copies} * children[i].visits.load(std::memory_order_relaxed);
+        if (deficit > best_deficit) {
+          best_deficit = deficit;
+          best = &children[i];
+        }
+      }
+      return best;
+    }
     int r = static_cast<int>(rng.below(n.total_copies));
     for (int i = 0; i < n.num_children; ++i) {
       r -= children[i].copies;
@@ -261,14 +332,14 @@ class MctsPlayer::Search {
       const int visits = c.visits.load(std::memory_order_relaxed);
       double score;
       if (o_.puct) {
-        const double q = visits ? (c.value[p].load(std::memory_order_relaxed) - c.virtual_loss.load(std::memory_order_relaxed)) / visits : parent_mean;
+        const double q = visits ? value_of(c, p, visits) : parent_mean;
         score = q + o_.exploration * c.prior * sqrt_n / (1 + visits);
       } else {
         if (visits == 0) {
           if (o_.fpu < 0) return &c;
           score = parent_mean - o_.fpu + o_.exploration * std::sqrt(log_n);
         } else {
-          const double q = (c.value[p].load(std::memory_order_relaxed) - c.virtual_loss.load(std::memory_order_relaxed)) / visits;
+          const double q = value_of(c, p, visits);
           score = q + o_.exploration * std::sqrt(log_n / visits);
         }
       }
@@ -278,6 +349,14 @@ class MctsPlayer::Search {
       }
     }
     return best;
+  }
+
+  // What child `c` (visits > 0) is worth to player p: its mean reward, in-flight simulations counted as
+  // losses, blended with its expectimax value.
+  double value_of(const Node& c, int p, int visits) const {
+    const double mean = (c.value[p].load(std::memory_order_relaxed) - c.virtual_loss.load(std::memory_order_relaxed)) / visits;
+    if (!backs_up() || completed(c) <= 0) return mean;
+    return c.backed[p].load(std::memory_order_relaxed);
   }
 
   PlayerValues leaf_rewards(State& s, Rng& rng) const {
@@ -334,13 +413,6 @@ void MctsPlayer::observe(Action a) {
 
 int64_t MctsPlayer::last_nodes() const { return tree_ ? tree_->nodes() : 0; }
 
-namespace {
-
-// Copies the subtree under `from` into `to` (already allocated in `tree`): what tree reuse keeps.
-void copy_subtree(const MctsPlayer::Node& from, MctsPlayer::Node& to, MctsPlayer::Tree& tree);
-
-}  // namespace
-
 Action MctsPlayer::choose(const State& state) { return choose(state, Budget{options_.iterations, options_.milliseconds}); }
 
 Action MctsPlayer::choose(const State& state, Budget budget) {
@@ -348,110 +420,115 @@ Action MctsPlayer::choose(const State& state, Budget budget) {
   check_rules(state.rules());
   const auto start = std::chrono::steady_clock::now();
   const int workers = std::max(1, options_.threads);
-  const bool independent = options_.determinizations > 0 || (workers > 1 && options_.parallel == MctsOptions::Parallel::kRoot);
-
-  // Reuse the subtree reached by the observed actions when it is this very state.
-  std::unique_ptr<Tree> tree;
-  reused_visits_ = 0;
-  if (tree_ && options_.reuse_tree && !independent) {
-    const Node* node = tree_->root;
-    State s = tree_->root_state;
-    for (Action a : observed_) {
-      const Node* next = nullptr;
-      if (node && node->expansion.load() == Node::kExpanded)
-        for (int i = 0; i < node->num_children && !next; ++i)
-          if (node->children.load()[i].action == a) next = &node->children.load()[i];
-      node = next;
-      if (!node || !s.try_apply(a).empty()) {
-        node = nullptr;
-        break;
-      }
-    }
-    if (node && s == state) {
-      tree = std::make_unique<Tree>(workers, state, options_.max_nodes);
-      copy_subtree(*node, *tree->root, *tree);
-      // The root's own first visit ended at it; as a root every visit goes on to a child.
-      int sum = 0;
-      for (int i = 0; i < tree->root->num_children; ++i) sum += tree->root->children.load()[i].visits.load();
-      tree->root->visits.store(sum);
-      reused_visits_ = sum;
-    }
-  }
+  const bool forest = options_.determinizations > 0 || (workers > 1 && options_.parallel == MctsOptions::Parallel::kRoot);
+  std::unique_ptr<Tree> reused = forest ? nullptr : reuse_subtree(state, workers);
   observed_.clear();
-  if (!tree) tree = std::make_unique<Tree>(workers, state, options_.max_nodes);
+  const std::vector<ChildStats> stats = forest ? search_forest(state, budget, start)
+                                               : search_tree(reused ? std::move(reused) : std::make_unique<Tree>(workers, state, options_.max_nodes), budget, start);
+  return final_choice(state, stats);
+}
 
-  const int me = state.current_player();
-  struct ChildStats {
-    Action action = Action::none();
-    int visits = 0;
-    double value = 0;
-  };
-  std::vector<ChildStats> stats;
+// The subtree reached from the last tree's root by the observed actions, copied into a new tree, when it
+// is this very state; otherwise null.
+std::unique_ptr<MctsPlayer::Tree> MctsPlayer::reuse_subtree(const State& state, int workers) {
+  reused_visits_ = 0;
+  if (!tree_ || !options_.reuse_tree) return nullptr;
+  const Node* node = tree_->root;
+  State s = tree_->root_state;
+  for (Action a : observed_) {
+    const Node* next = nullptr;
+    if (node->expansion.load() == Node::kExpanded)
+      for (int i = 0; i < node->num_children && !next; ++i)
+        if (node->children.load()[i].action == a) next = &node->children.load()[i];
+    if (!next || !s.try_apply(a).empty()) return nullptr;
+    node = next;
+  }
+  if (!(s == state)) return nullptr;
+  auto tree = std::make_unique<Tree>(workers, state, options_.max_nodes);
+  copy_subtree(*node, *tree->root, *tree);
+  // The root's own first visit ended at it; as a root every visit goes on to a child.
+  int sum = 0;
+  for (int i = 0; i < tree->root->num_children; ++i) sum += tree->root->children.load()[i].visits.load();
+  tree->root->visits.store(sum);
+  reused_visits_ = sum;
+  return tree;
+}
+
+// All workers on one shared tree, which is kept for reuse and inspection.
+std::vector<MctsPlayer::ChildStats> MctsPlayer::search_tree(std::unique_ptr<Tree> tree, Budget budget,
+                                                            std::chrono::steady_clock::time_point start) {
+  const int workers = static_cast<int>(tree->arenas.size());
   std::atomic<int> started{0};
-  if (!independent) {
-    Search search(options_, *evaluator_, *tree, nullptr);
-    if (workers == 1) {
-      search.run(0, rng_.next(), budget, started, start);
-    } else {
-      std::vector<uint64_t> seeds(static_cast<size_t>(workers));
-      for (auto& s : seeds) s = rng_.next();
-      run_on_threads(workers, workers, [&](int w) { search.run(w, seeds[static_cast<size_t>(w)], budget, started, start); });
-    }
-    tree_ = std::move(tree);
+  Search search(options_, *evaluator_, *tree, nullptr);
+  if (workers == 1) {
+    search.run(0, rng_.next(), budget, started, start);
   } else {
-    // Independent trees: root parallelism (true chance nodes) or determinizations (one sampled tile order
-    // each), spread over the workers; the budget is per tree.
-    const int trees = options_.determinizations > 0 ? options_.determinizations : workers;
-    std::vector<std::unique_ptr<Tree>> forest;
-    std::vector<Dealer> worlds;
-    std::vector<uint64_t> seeds;
-    for (int t = 0; t < trees; ++t) {
-      forest.push_back(std::make_unique<Tree>(1, state, options_.max_nodes));
-      seeds.push_back(rng_.next());
-      if (options_.determinizations > 0) {  // a world: one shuffled order of the remaining tiles
-        worlds.emplace_back(seeds.back() ^ 0x9E3779B97F4A7C15ull);
-        worlds.back().shuffle(state);
-      }
-    }
-    // The budget is shared out: iterations over the trees, time over the trees each worker runs in turn.
-    Budget per_tree = budget;
-    if (options_.determinizations > 0 && budget.iterations > 0) per_tree.iterations = std::max(1, budget.iterations / trees);
-    if (trees > workers && budget.milliseconds > 0) per_tree.milliseconds = std::max(1, budget.milliseconds * workers / trees);
-    auto run_tree = [&](int t) {
-      std::atomic<int> count{0};
-      Search search(options_, *evaluator_, *forest[static_cast<size_t>(t)], options_.determinizations > 0 ? &worlds[static_cast<size_t>(t)] : nullptr);
-      search.run(0, seeds[static_cast<size_t>(t)], per_tree, count, trees > workers ? std::chrono::steady_clock::now() : start);
-    };
-    if (workers == 1) {
-      for (int t = 0; t < trees; ++t) run_tree(t);
-    } else {
-      run_on_threads(workers, trees, run_tree);
-    }
-    // Sum the roots' children (every tree lists the root's legal actions in the same order); keep the
-    // first tree for inspection.
-    stats.clear();
-    for (const auto& t : forest) {
-      const Node& root = *t->root;
-      if (root.expansion.load() != Node::kExpanded) continue;
-      const Node* children = root.children.load();
-      if (stats.empty()) stats.resize(root.num_children);
-      for (int i = 0; i < root.num_children; ++i) {
-        stats[static_cast<size_t>(i)].action = children[i].action;
-        stats[static_cast<size_t>(i)].visits += children[i].visits.load();
-        stats[static_cast<size_t>(i)].value += children[i].value[me].load();
-      }
-    }
-    tree_ = std::move(forest[0]);
+    std::vector<uint64_t> seeds(static_cast<size_t>(workers));
+    for (auto& seed : seeds) seed = rng_.next();
+    run_on_threads(workers, workers, [&](int w) { search.run(w, seeds[static_cast<size_t>(w)], budget, started, start); });
   }
-  if (!independent) {
-    const Node& root = *tree_->root;
-    for (int i = 0; i < (root.expansion.load() == Node::kExpanded ? root.num_children : 0); ++i) {
-      const Node& c = root.children.load()[i];
-      stats.push_back({c.action, c.visits.load(), c.value[me].load()});
-    }
+  tree_ = std::move(tree);
+  const int me = tree_->root_state.current_player();
+  std::vector<ChildStats> stats;
+  const Node& root = *tree_->root;
+  for (int i = 0; i < (root.expansion.load() == Node::kExpanded ? root.num_children : 0); ++i) {
+    const Node& c = root.children.load()[i];
+    stats.push_back({c.action, c.visits.load(), c.value[me].load()});
   }
+  return stats;
+}
 
-  // The most visited action, ties broken by mean value.
+// Independent trees, spread over the workers: root parallelism (true chance nodes, one tree per worker)
+// or determinizations (one sampled tile order each). Root statistics are summed; every tree lists the
+// root's legal actions in the same order. The first tree is kept for inspection.
+std::vector<MctsPlayer::ChildStats> MctsPlayer::search_forest(const State& state, Budget budget,
+                                                              std::chrono::steady_clock::time_point start) {
+  const int workers = std::max(1, options_.threads);
+  const int trees = options_.determinizations > 0 ? options_.determinizations : workers;
+  std::vector<std::unique_ptr<Tree>> forest;
+  std::vector<Dealer> worlds;
+  std::vector<uint64_t> seeds;
+  for (int t = 0; t < trees; ++t) {
+    forest.push_back(std::make_unique<Tree>(1, state, options_.max_nodes));
+    seeds.push_back(rng_.next());
+    if (options_.determinizations > 0) {  // a world: one shuffled order of the remaining tiles
+      worlds.emplace_back(seeds.back() ^ 0x9E3779B97F4A7C15ull);
+      worlds.back().shuffle(state);
+    }
+  }
+  // The budget is shared out: iterations over the trees, time over the trees each worker runs in turn.
+  Budget per_tree = budget;
+  if (options_.determinizations > 0 && budget.iterations > 0) per_tree.iterations = std::max(1, budget.iterations / trees);
+  if (trees > workers && budget.milliseconds > 0) per_tree.milliseconds = std::max(1, budget.milliseconds * workers / trees);
+  auto run_tree = [&](int t) {
+    std::atomic<int> count{0};
+    Search search(options_, *evaluator_, *forest[static_cast<size_t>(t)], options_.determinizations > 0 ? &worlds[static_cast<size_t>(t)] : nullptr);
+    search.run(0, seeds[static_cast<size_t>(t)], per_tree, count, trees > workers ? std::chrono::steady_clock::now() : start);
+  };
+  if (workers == 1) {
+    for (int t = 0; t < trees; ++t) run_tree(t);
+  } else {
+    run_on_threads(workers, trees, run_tree);
+  }
+  const int me = state.current_player();
+  std::vector<ChildStats> stats;
+  for (const auto& t : forest) {
+    const Node& root = *t->root;
+    if (root.expansion.load() != Node::kExpanded) continue;
+    const Node* children = root.children.load();
+    if (stats.empty()) stats.resize(root.num_children);
+    for (int i = 0; i < root.num_children; ++i) {
+      stats[static_cast<size_t>(i)].action = children[i].action;
+      stats[static_cast<size_t>(i)].visits += children[i].visits.load();
+      stats[static_cast<size_t>(i)].value += children[i].value[me].load();
+    }
+  }
+  tree_ = std::move(forest[0]);
+  return stats;
+}
+
+// The most visited action, ties broken by mean value; records the root statistics.
+Action MctsPlayer::final_choice(const State& state, const std::vector<ChildStats>& stats) {
   last_root_.clear();
   last_iterations_ = -reused_visits_;
   int best = -1;
@@ -470,28 +547,28 @@ Action MctsPlayer::choose(const State& state, Budget budget) {
   return last_root_[static_cast<size_t>(best)].action;
 }
 
-namespace {
-
-void copy_subtree(const MctsPlayer::Node& from, MctsPlayer::Node& to, MctsPlayer::Tree& tree) {
+void MctsPlayer::copy_subtree(const Node& from, Node& to, Tree& tree) {
   to.chance = from.chance;
   to.copies = from.copies;
   to.total_copies = from.total_copies;
   to.action = from.action;
   to.prior = from.prior;
+  to.mover = from.mover;
   to.visits.store(from.visits.load());
   to.virtual_loss.store(0);
-  for (int p = 0; p < kMaxPlayers; ++p) to.value[p].store(from.value[p].load());
+  for (int p = 0; p < kMaxPlayers; ++p) {
+    to.value[p].store(from.value[p].load());
+    to.backed[p].store(from.backed[p].load());
+  }
   const uint8_t expansion = from.expansion.load();
-  to.expansion.store(expansion == MctsPlayer::Node::kExpanded ? expansion : MctsPlayer::Node::kLeaf);
-  if (expansion != MctsPlayer::Node::kExpanded) return;
+  to.expansion.store(expansion == Node::kExpanded ? expansion : Node::kLeaf);
+  if (expansion != Node::kExpanded) return;
   to.num_children = from.num_children;
-  MctsPlayer::Node* children = tree.arenas[0].allocate(from.num_children);
-  const MctsPlayer::Node* source = from.children.load();
+  Node* children = tree.arenas[0].allocate(from.num_children);
+  const Node* source = from.children.load();
   for (int i = 0; i < from.num_children; ++i) copy_subtree(source[i], children[i], tree);
   to.children.store(children);
 }
-
-}  // namespace
 
 MctsPlayer::Profile MctsPlayer::profile() const {
   Profile out;
@@ -500,9 +577,11 @@ MctsPlayer::Profile MctsPlayer::profile() const {
     const Node* node;
     int depth;
     int turns;
+    bool passed_through;
   };
   int64_t leaves = 0, leaf_depth = 0, leaf_turns = 0;
-  std::vector<Item> stack{{tree_->root, 0, 0}};
+  std::vector<Item> stack{{tree_->root, 0, 0, false}};
+  const bool pass_draws = options_.chance == MctsOptions::Chance::kSample;
   while (!stack.empty()) {
     const Item item = stack.back();
     stack.pop_back();
@@ -513,7 +592,8 @@ MctsPlayer::Profile MctsPlayer::profile() const {
     Profile::Depth& d = out.depths[static_cast<size_t>(item.depth)];
     ++d.nodes;
     d.visits += visits;
-    if (item.depth > 0) {  // this node's first visit ended a simulation
+    // This node's first visit ended a simulation, unless it is a drawn tile that simulations pass through.
+    if (item.depth > 0 && !item.passed_through) {
       ++leaves;
       leaf_depth += item.depth;
       leaf_turns += item.turns;
@@ -523,10 +603,10 @@ MctsPlayer::Profile MctsPlayer::profile() const {
     const Node* children = n.children.load();
     for (int i = 0; i < n.num_children; ++i) {
       if (children[i].visits.load() == 0) continue;
-      if (n.chance) ++out.ended_after_draw;
+      if (n.chance) out.ended_after_draw += !pass_draws;
       else if (n.num_children >= Profile::kWide) ++out.ended_in_wide;
       if (item.depth == 0) ++out.ended_at_root;
-      stack.push_back({&children[i], item.depth + 1, item.turns + n.chance});
+      stack.push_back({&children[i], item.depth + 1, item.turns + n.chance, n.chance && pass_draws});
     }
   }
   const Node& root = *tree_->root;
@@ -551,7 +631,13 @@ MctsPlayer::Profile MctsPlayer::profile() const {
 std::string MctsPlayer::verify_tree() const {
   if (!tree_) return "no search yet";
   int64_t reachable = 0;
-  std::vector<std::pair<const Node*, bool>> stack{{tree_->root, true}};
+  // A drawn tile that simulations pass through (chance=sample) sends every visit on, its first included.
+  const bool pass_draws = options_.chance == MctsOptions::Chance::kSample;
+  struct Item {
+    const Node* node;
+    bool root_or_passed;  // every visit went on to a child
+  };
+  std::vector<Item> stack{{tree_->root, true}};
   while (!stack.empty()) {
     const auto [n, is_root] = stack.back();
     stack.pop_back();
@@ -568,10 +654,10 @@ std::string MctsPlayer::verify_tree() const {
     int64_t sum = 0;
     for (int i = 0; i < n->num_children; ++i) {
       sum += children[i].visits.load();
-      stack.push_back({&children[i], false});
+      stack.push_back({&children[i], n->chance && pass_draws});
     }
     // Every visit of an expanded node goes on to one child, except the visit that created it (a leaf
-    // then), which a root no longer counts.
+    // then), which a root no longer counts and a drawn tile passed through does not have.
     const int64_t expected = n->visits.load() - (is_root ? 0 : 1);
     if (sum != expected)
       return where + ": children visited " + std::to_string(sum) + " times, expected " + std::to_string(expected);

@@ -37,6 +37,9 @@ const char* const kConfigurations[] = {
     "mcts:iterations=2000,leaf=truncated,turns=2",
     "mcts:iterations=1500,leaf=eval,eval=endnow",
     "mcts:iterations=3000,reward=win",
+    "mcts:iterations=3000,chance=sample,fpu=0.1",
+    "mcts:iterations=3000,draws=stratified,weighted=1",
+    "mcts:iterations=3000,minimax=0.5,chance=sample",
 };
 
 class EverySearch : public ::testing::TestWithParam<const char*> {};
@@ -124,7 +127,8 @@ TEST(Mcts, TreeParallelSearchKeepsTheTreeConsistent) {
     for (int i = 0; i < 40 && !s.is_terminal(); ++i) s.apply(s.is_chance() ? dealer.deal(s) : random.choose(s));
     while (s.is_chance()) s.apply(dealer.deal(s));
     for (const char* spec : {"mcts:iterations=20000,threads=2,leaf=eval", "mcts:iterations=3000,threads=2",
-                             "mcts:iterations=4000,threads=2,puct=1,widen=1,leaf=eval,max_nodes=5000"}) {
+                             "mcts:iterations=4000,threads=2,puct=1,widen=1,leaf=eval,max_nodes=5000",
+                             "mcts:iterations=4000,threads=2,chance=sample,draws=stratified,minimax=0.5,fpu=0.1"}) {
       SCOPED_TRACE(std::string(spec) + " " + s.rules().to_string());
       auto bot = mcts(spec);
       const Action a = bot->choose(s);
@@ -135,6 +139,41 @@ TEST(Mcts, TreeParallelSearchKeepsTheTreeConsistent) {
       for (const auto& child : bot->last_root()) visits += child.visits;
       EXPECT_EQ(visits, bot->last_iterations());
     }
+  }
+}
+
+// The profile accounts for every simulation: each ends at exactly one first visit below the root (none
+// reaches the end of the game here), at the depths and in the places it reports.
+TEST(Mcts, ProfileAccountsForEverySimulation) {
+  Dealer dealer(2);
+  RandomPlayer random(2);
+  State s(rules_with(2));
+  for (int i = 0; i < 20; ++i) s.apply(s.is_chance() ? dealer.deal(s) : random.choose(s));
+  while (s.is_chance()) s.apply(dealer.deal(s));
+  for (const char* spec : {"mcts:iterations=3000,reuse=0", "mcts:iterations=3000,reuse=0,chance=sample"}) {
+    SCOPED_TRACE(spec);
+    auto bot = mcts(spec);
+    (void)bot->choose(s);
+    const MctsPlayer::Profile p = bot->profile();
+    EXPECT_EQ(p.simulations, 3000);
+    int64_t below_root = 0, draws = 0;
+    for (size_t d = 1; d < p.depths.size(); ++d) below_root += p.depths[d].nodes;
+    for (const auto& d : p.depths) draws += d.chance_nodes;
+    ASSERT_GT(draws, 0);
+    const bool passes = std::string(spec).find("sample") != std::string::npos;
+    if (passes) {
+      EXPECT_EQ(p.ended_after_draw, 0);  // drawn tiles are passed through
+      EXPECT_GT(below_root, 3000);       // so some simulations visit two new nodes
+    } else {
+      EXPECT_EQ(below_root, 3000);
+      EXPECT_GT(p.ended_after_draw, 0);
+    }
+    EXPECT_EQ(p.depths[1].visits, 3000);
+    EXPECT_EQ(p.ended_at_root, p.depths[1].nodes);
+    EXPECT_GT(p.mean_leaf_depth, 1.0);
+    EXPECT_GE(p.principal_depth, 1);
+    EXPECT_GT(p.best_share, 0.0);
+    EXPECT_LE(p.best_share, 1.0);
   }
 }
 
@@ -232,7 +271,7 @@ TEST(Mcts, BotSpecsAreCheckedWithClearErrors) {
   EXPECT_EQ(message("mcts:c=fast"), "bot mcts: bad value 'fast' for c: not a number");
   EXPECT_EQ(message("mcts:threads=0"), "bot mcts: bad value '0' for threads: must be 1 to 256");
   EXPECT_EQ(message("greedy:iterations=3"), "unknown parameter 'iterations' of bot greedy; its parameters are none");
-  EXPECT_NE(message("mcts:depth=3").find("unknown parameter 'depth' of bot mcts; its parameters are c, eval, iterations"), std::string::npos);
+  EXPECT_NE(message("mcts:depth=3").find("unknown parameter 'depth' of bot mcts; its parameters are c, chance, draws, eval, fpu, iterations"), std::string::npos);
   EXPECT_NE(message("mcts:eval=nope").find("unknown evaluator 'nope'"), std::string::npos);
   EXPECT_NE(message("alphazero").find("unknown bot 'alphazero'; bots are: random, greedy, heuristic"), std::string::npos);
   EXPECT_EQ(message("mcts:iterations=0"), "bot mcts needs iterations > 0 or ms > 0");

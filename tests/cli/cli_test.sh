@@ -39,6 +39,9 @@ check "match records" 0 "^4$" -- bash -c "'$meeple' match --bots random greedy -
 check "match jobs give the same results" 0 "^same$" -- bash -c "cmp -s '$tmp/j1.txt' '$tmp/j2.txt' && [ \"\$(sort '$tmp/j1.jsonl')\" = \"\$(sort '$tmp/j2.jsonl')\" ] && echo same"
 check "match seats" 2 "multiple of --players" -- "$meeple" match --bots random greedy --games 3
 check "match bad mcts" 2 "unknown parameter .depth." -- "$meeple" match --bots mcts:depth=3 greedy --games 2
+check "analyze rows" 0 "^ +400 +[0-9.]+ " -- "$meeple" analyze --games 1 --iterations 200,400 --seed 3
+check "analyze needs mcts" 2 "must be an mcts spec" -- "$meeple" analyze --bot greedy --games 1
+check "expectimax match" 0 "expectimax:depth=2 +2 " -- "$meeple" match --bots expectimax:depth=2 greedy --games 2 --seed 4
 check "perft" 0 "^7 +22527$" -- "$meeple" perft --seed 1 --depth 7
 check "info json" 0 '"state_size_bytes"' -- "$meeple" info --json
 check "bad args" 2 "" -- "$meeple" selfplay --games -3
