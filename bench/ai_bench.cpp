@@ -1,9 +1,10 @@
-// Search speed: MCTS simulations per second for each leaf mode at 1 and 2 threads, evaluator calls per
-// second, and memory per tree node. Figures, not tests. Run a Release build:
+// Search speed: MCTS simulations per second for each leaf mode at 1 and 2 threads, expectimax decisions
+// per second and evaluator calls per decision, evaluator calls per second, and memory per tree node. Figures, not tests. Run a Release build:
 //   build/bin/meeple_ai_bench --benchmark_min_time=1
 // Compare rows of the same run (ratios): this machine is noisy. Thread rows use wall-clock time.
 #include <benchmark/benchmark.h>
 
+#include "meeple/ai/expectimax.h"
 #include "meeple/ai/features.h"
 #include "meeple/ai/mcts.h"
 #include "meeple/ai/selfplay.h"
@@ -85,6 +86,30 @@ void BM_ExtractFeatures(benchmark::State& st) {
   st.SetItemsProcessed(st.iterations());
 }
 BENCHMARK(BM_ExtractFeatures);
+
+// Expectimax decisions at depth 1-2 by pruning (0 none, 1 Star1, 2 Star2): time per decision and evaluator
+// calls per decision over every 8th placement position of the 20 random games (2-player base game).
+void BM_Expectimax(benchmark::State& st) {
+  std::vector<State> positions;
+  const auto all = placement_positions(0);
+  for (size_t i = 0; i < all.size(); i += 8) positions.push_back(all[i]);
+  ExpectimaxOptions o;
+  o.depth = static_cast<int>(st.range(0));
+  o.pruning = static_cast<ExpectimaxOptions::Pruning>(st.range(1));
+  ExpectimaxPlayer bot(o);
+  size_t i = 0;
+  double evaluations = 0;
+  for (auto _ : st) {
+    benchmark::DoNotOptimize(bot.choose(positions[i]));
+    evaluations += static_cast<double>(bot.last_evaluations());
+    if (++i == positions.size()) i = 0;
+  }
+  st.SetItemsProcessed(st.iterations());  // decisions a second
+  st.counters["evals/decision"] = evaluations / static_cast<double>(st.iterations());
+  st.SetLabel("decisions/s");
+}
+BENCHMARK(BM_Expectimax)->Args({1, 2})->Args({2, 0})->Args({2, 1})->Args({2, 2})->ArgNames({"depth", "prune"})
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace meeple

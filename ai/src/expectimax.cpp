@@ -29,7 +29,10 @@ class ExpectimaxPlayer::Search {
     start_ = start;
   }
 
-  // The root: every action, `first` tried first; returns the best value and sets `best`.
+  // The root: every action, `first` tried first; returns the best value and sets `best`. If the budget
+  // runs out, `best` is still the best of the actions searched to the end (the first is searched with the
+  // full window, each later one only to see whether it beats the best so far), so a deeper search that
+  // was cut short still improves on the shallower one.
   double root(const State& s, int turns, Action first, Action& best) {
     ActionList actions;
     order(s, turns, actions);
@@ -212,12 +215,13 @@ Action ExpectimaxPlayer::choose(const State& state) {
   // Iterative deepening under a budget (depth 1 always completes); a fixed depth otherwise.
   for (int depth = budgeted ? 1 : options_.depth; depth <= options_.depth; ++depth) {
     search.set_budget(budgeted && depth > 1, start);
+    Action found = Action::none();
     try {
-      Action found = best;
       last_value_ = search.root(state, depth, best, found);
       best = found;
       last_depth_ = depth;
     } catch (const Search::OutOfBudget&) {
+      if (found != Action::none()) best = found;  // the best of the actions this depth finished
       break;
     }
   }

@@ -93,7 +93,7 @@ def test_the_mlp_learns_what_a_linear_fit_cannot_and_cpp_evaluates_it_as_numpy_d
     rel = training.versus_others(state.features()[None].astype(np.float64))[0]
     np.testing.assert_allclose(np.array(evaluator.evaluate(state)) * 2, training.predict(mlp, rel), rtol=1e-4, atol=1e-3)
     layers = training.read_model(path)
-    np.testing.assert_allclose(layers[0][0], mlp[0][0], atol=1e-5)
+    np.testing.assert_allclose(layers.layers[0][0], mlp[0][0], atol=1e-5)
 
 
 def test_data_files_load_and_match_the_games_they_came_from(tmp_path):

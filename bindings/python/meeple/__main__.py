@@ -43,14 +43,15 @@ def cmd_tournament(args) -> int:
 
 
 def cmd_train(args) -> int:
-    from .training import generations_table, train
+    from .training import TrainConfig, generations_table, train
 
-    rows = train(args.out, players=args.players, expansions=args.expansions,
-                 options=parse_options(args.option), generations=args.generations, games=args.games,
-                 window=args.window, method=args.method, lam=args.lam, alpha=args.alpha, shrink_to=args.shrink_to, frozen=args.freeze, hidden=args.hidden, selfplay_bot=args.selfplay_bot,
-                 match_bot=args.match_bot, elo0=args.elo0, elo1=args.elo1, batch_pairs=args.batch_pairs,
-                 max_pairs=args.max_pairs, seed=args.seed, workers=args.workers, start=args.start,
-                 progress=not args.quiet, command="python -m meeple " + shlex.join(args.argv))
+    config = TrainConfig(players=args.players, expansions=tuple(args.expansions), options=parse_options(args.option),
+                         generations=args.generations, games=args.games, window=args.window, method=args.method,
+                         lam=args.lam, alpha=args.alpha, shrink_to=args.shrink_to, frozen=tuple(args.freeze),
+                         hidden=tuple(args.hidden), selfplay_bot=args.selfplay_bot, match_bot=args.match_bot,
+                         elo0=args.elo0, elo1=args.elo1, batch_pairs=args.batch_pairs, max_pairs=args.max_pairs,
+                         seed=args.seed, workers=args.workers, start=args.start)
+    rows = train(args.out, config, progress=not args.quiet, command="python -m meeple " + shlex.join(args.argv))
     print(generations_table(rows))
     print(f"wrote {args.out}/generations.csv, generations.png, best.json (the last promoted weights, or the start)")
     return 0

@@ -29,7 +29,7 @@ import os
 import shlex
 import shutil
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -307,19 +307,52 @@ def mlp_gradients(params, x, y) -> list:
     return grads
 
 
-def is_mlp(model) -> bool:
-    """Models are linear weights (an array in FEATURE_NAMES order) or MLP layers [(weights, bias), ...]."""
-    return isinstance(model, (list, tuple)) and len(model) > 0 and isinstance(model[0], tuple)
+class Linear:
+    """Linear weights, one per feature in FEATURE_NAMES order (the C++ LinearEvaluator)."""
+
+    kind = "linear"
+
+    def __init__(self, weights):
+        self.weights = np.asarray(weights, dtype=np.float64)
+
+    def predict(self, x: np.ndarray) -> np.ndarray:
+        return x @ self.weights
+
+    def fields(self) -> dict:
+        return {"weights": [digits(v) for v in self.weights]}
+
+
+class Mlp:
+    """MLP layers [(weights [outputs, inputs], bias)], tanh between them (the C++ MlpEvaluator)."""
+
+    kind = "mlp"
+
+    def __init__(self, layers):
+        self.layers = [(np.asarray(w, dtype=np.float64), np.asarray(b, dtype=np.float64)) for w, b in layers]
+
+    def predict(self, x: np.ndarray) -> np.ndarray:
+        for w, b in self.layers[:-1]:
+            x = np.tanh(x @ w.T + b)
+        w, b = self.layers[-1]
+        return (x @ w.T + b)[:, 0]
+
+    def fields(self) -> dict:
+        return {"layers": [{"weights": [[digits(v) for v in row] for row in w], "bias": [digits(v) for v in b]}
+                           for w, b in self.layers]}
+
+
+def as_model(model):
+    """A Linear or Mlp from either, from linear weights (an array) or from MLP layers (fit_mlp's list)."""
+    if isinstance(model, (Linear, Mlp)):
+        return model
+    if isinstance(model, (list, tuple)) and len(model) > 0 and isinstance(model[0], tuple):
+        return Mlp(model)
+    return Linear(model)
 
 
 def predict(model, x: np.ndarray) -> np.ndarray:
     """Predicted score differences for design rows x."""
-    if not is_mlp(model):
-        return x @ np.asarray(model, dtype=np.float64)
-    for w, b in model[:-1]:
-        x = np.tanh(x @ w.T + b)
-    w, b = model[-1]
-    return (x @ w.T + b)[:, 0]
+    return as_model(model).predict(x)
 
 
 def loss(model, data: Positions) -> float:
@@ -338,13 +371,9 @@ def split(data: Positions, validation: float = 0.1) -> tuple[Positions, Position
 def weights_json(model, rules, name: str, **training) -> str:
     """A weight file the C++ evaluators load (format meeple-evaluator/1): linear weights (an array in
     FEATURE_NAMES order) or MLP layers (fit_mlp), with how they were fitted."""
-    doc = {"format": WEIGHTS_FORMAT, "kind": "linear", "name": name, "rules": str(rules), "features": FEATURES}
-    if is_mlp(model):
-        doc["kind"] = "mlp"
-        doc["layers"] = [{"weights": [[digits(v) for v in row] for row in np.asarray(w)],
-                          "bias": [digits(v) for v in np.asarray(b)]} for w, b in model]
-    else:
-        doc["weights"] = [digits(v) for v in np.asarray(model)]
+    model = as_model(model)
+    doc = {"format": WEIGHTS_FORMAT, "kind": model.kind, "name": name, "rules": str(rules), "features": FEATURES,
+           **model.fields()}
     if training:
         doc["training"] = {k: v for k, v in training.items() if v is not None}
     return json.dumps(doc, indent=1) + "\n"
@@ -356,14 +385,13 @@ def digits(value) -> float:
 
 
 def read_model(path):
-    """The model of a weight file: linear weights in FEATURE_NAMES order, or MLP layers (the C++ loader
-    checks the file)."""
+    """The model of a weight file, Linear or Mlp (the C++ loader checks the file)."""
     evaluator = _meeple.make_evaluator(str(path))
     if not isinstance(evaluator, _meeple.FittedEvaluator):
         raise ValueError(f"{path!r} is not a weight file (FILE.json); weights to start from or compare with must be one")
     if isinstance(evaluator, _meeple.MlpEvaluator):
-        return [(np.asarray(w, dtype=np.float64), np.asarray(b, dtype=np.float64)) for w, b in evaluator.layers]
-    return np.asarray(evaluator.weights, dtype=np.float64)
+        return Mlp(evaluator.layers)
+    return Linear(evaluator.weights)
 
 
 # --- The promotion loop ---------------------------------------------------------------------------------
@@ -379,38 +407,92 @@ def read_log(path) -> list[dict]:
         return list(csv.DictReader(f))
 
 
-def train(out, players: int = 2, expansions=(), options=None, generations: int = 5, games: int = 400,
-          window: int = 3, method: str = "ridge", lam: float = 0.7, alpha: float = 0.1, shrink_to: str = "current",
-          frozen=(), hidden=(32,),
-          selfplay_bot: str = "heuristic:eval={weights}", match_bot: str = "heuristic:eval={weights}",
-          elo0: float = 0.0, elo1: float = 20.0, batch_pairs: int = 50, max_pairs: int = 400, seed: int = 1,
-          workers: int = 1, start=None, progress: bool = True, log=print, command: str | None = None) -> list[dict]:
-    """The generate / fit / match loop (see the module docstring). Everything goes to the folder `out`:
+@dataclass(frozen=True)
+class TrainConfig:
+    """Everything a training run is asked to do (python -m meeple train's options)."""
+
+    players: int = 2
+    expansions: tuple = ()
+    options: dict | None = None
+    generations: int = 5
+    games: int = 400              # self-play games per generation
+    window: int = 3               # generations of data each fit uses
+    method: str = "ridge"         # ridge, td or mlp
+    lam: float = 0.7              # td: lambda
+    alpha: float = 0.1            # ridge and td: shrinkage
+    shrink_to: str = "current"    # ridge and td: towards the current weights, or zero
+    frozen: tuple = ()            # ridge and td: features that keep the current weights
+    hidden: tuple = (32,)         # mlp: hidden layer widths
+    selfplay_bot: str = "heuristic:eval={weights}"
+    match_bot: str = "heuristic:eval={weights}"
+    elo0: float = 0.0             # the promotion match's SPRT hypotheses
+    elo1: float = 20.0
+    batch_pairs: int = 50
+    max_pairs: int = 400
+    seed: int = 1
+    workers: int = 1
+    start: str | None = None      # weights of generation 0 (default: the hand-tuned ones)
+
+    def check(self) -> None:
+        """Raises ValueError naming the setting at fault."""
+        if self.method not in ("ridge", "td", "mlp"):
+            raise ValueError(f"method must be 'ridge', 'td' or 'mlp', not {self.method!r}")
+        if self.shrink_to not in ("current", "zero"):
+            raise ValueError(f"shrink_to must be 'current' or 'zero', not {self.shrink_to!r}")
+        unknown = [name for name in self.frozen if name not in FEATURES]
+        if unknown:
+            raise ValueError(f"cannot freeze unknown features {unknown}; the features are {FEATURES}")
+        if self.method == "mlp" and self.frozen:
+            raise ValueError("--freeze applies to linear weights (methods ridge and td), not to an mlp")
+        if self.method == "mlp" and not all(1 <= h <= _meeple.MlpEvaluator.MAX_WIDTH for h in self.hidden):
+            raise ValueError(f"hidden layer widths must be 1 to {_meeple.MlpEvaluator.MAX_WIDTH}, got {list(self.hidden)}")
+        for template in (self.selfplay_bot, self.match_bot):
+            if "{weights}" not in template:
+                raise ValueError(f"bot template {template!r} must contain {{weights}}, e.g. 'heuristic:eval={{weights}}'")
+
+    def fit(self, data: Positions, current, generation: int):
+        """The method's model fitted to `data`, starting from the current model."""
+        if self.method == "mlp":
+            return Mlp(fit_mlp(data, hidden=self.hidden, seed=self.seed + generation))
+        # Shrinking towards the current weights moves them only as far as the data insist: a fit shrunk to
+        # zero follows correlations of self-play that search then exploits (docs/training.md).
+        prior = None
+        if isinstance(current, Linear):
+            keep = np.isin(FEATURES, self.frozen)  # frozen features keep their current weights in either case
+            prior = current.weights if self.shrink_to == "current" else np.where(keep, current.weights, 0.0)
+        if self.method == "td":
+            return Linear(fit_td(data, lam=self.lam, alpha=self.alpha, prior=prior, frozen=self.frozen))
+        return Linear(fit_ridge(data, alpha=self.alpha, prior=prior, frozen=self.frozen))
+
+    def noted(self) -> dict:
+        """How a generation was fitted, for its weight file."""
+        linear = self.method != "mlp"
+        return {"method": self.method, "lam": self.lam if self.method == "td" else None,
+                "alpha": self.alpha if linear else None, "shrunk_to": self.shrink_to if linear else None,
+                "frozen": list(self.frozen) or None, "hidden": None if linear else list(self.hidden)}
+
+
+def train(out, config: TrainConfig | None = None, *, progress: bool = True, log=print, command: str | None = None,
+          **settings) -> list[dict]:
+    """The generate / fit / match loop (see the module docstring) with `config`, or TrainConfig's defaults
+    changed by `settings` (train(out, generations=2, games=24)). Everything goes to the folder `out`:
     data/gen-N/ chunks, gen-N.json weights (gen-0: the starting weights), match-gen-N.jsonl records,
     generations.csv and generations.png, and best.json, the last promoted weights (gen-0 if none). A rerun
-    from the same working directory continues where it stopped (bot names in the records hold the paths). Bot templates get {weights} replaced by a weight file. `command` is noted in the
-    weight files (default: this process's command line). Returns the log rows."""
-    if method not in ("ridge", "td", "mlp"):
-        raise ValueError(f"method must be 'ridge', 'td' or 'mlp', not {method!r}")
-    if shrink_to not in ("current", "zero"):
-        raise ValueError(f"shrink_to must be 'current' or 'zero', not {shrink_to!r}")
-    unknown = [name for name in frozen if name not in FEATURES]
-    if unknown:
-        raise ValueError(f"cannot freeze unknown features {unknown}; the features are {FEATURES}")
-    if method == "mlp" and frozen:
-        raise ValueError("--freeze applies to linear weights (methods ridge and td), not to an mlp")
-    if method == "mlp" and not all(1 <= h <= _meeple.MlpEvaluator.MAX_WIDTH for h in hidden):
-        raise ValueError(f"hidden layer widths must be 1 to {_meeple.MlpEvaluator.MAX_WIDTH}, got {list(hidden)}")
-    for template in (selfplay_bot, match_bot):
-        if "{weights}" not in template:
-            raise ValueError(f"bot template {template!r} must contain {{weights}}, e.g. 'heuristic:eval={{weights}}'")
-    rules = _meeple.Rules(players=players, expansions=list(expansions), options=options or {})
+    from the same working directory continues where it stopped (bot names in the records hold the paths).
+    Bot templates get {weights} replaced by a weight file. `command` is noted in the weight files (default:
+    this process's command line). Returns the log rows."""
+    for key in ("expansions", "frozen", "hidden"):
+        if key in settings:
+            settings[key] = tuple(settings[key])
+    config = replace(config or TrainConfig(), **settings)
+    config.check()
+    rules = _meeple.Rules(players=config.players, expansions=list(config.expansions), options=config.options or {})
     out = os.path.normpath(out)  # "runs/x/" and "runs/x" name the same bots
     os.makedirs(out, exist_ok=True)
     first = os.path.join(out, "gen-0.json")
     if not os.path.exists(first):
-        if start:
-            text = weights_json(read_model(start), rules, "gen-0", started_from=str(start))
+        if config.start:
+            text = weights_json(read_model(config.start), rules, "gen-0", started_from=str(config.start))
         else:
             text = weights_json(np.array(_meeple.make_evaluator("handtuned").weights), rules, "handtuned")
         with open(first, "w") as f:
@@ -418,12 +500,9 @@ def train(out, players: int = 2, expansions=(), options=None, generations: int =
     log_path = os.path.join(out, "generations.csv")
     rows = read_log(log_path)
     current = rows[-1]["current"] if rows else "gen-0.json"  # file name in `out`
-    for generation in range(len(rows) + 1, generations + 1):
-        row = run_generation(out, rules, generation, os.path.join(out, current), games=games, window=window, method=method, lam=lam,
-                             alpha=alpha, shrink_to=shrink_to, frozen=tuple(frozen), hidden=tuple(hidden),
-                             selfplay_bot=selfplay_bot, match_bot=match_bot, elo0=elo0, elo1=elo1,
-                             batch_pairs=batch_pairs, max_pairs=max_pairs, seed=seed, workers=workers,
-                             progress=progress, command=command or shlex.join(sys.argv))
+    for generation in range(len(rows) + 1, config.generations + 1):
+        row = run_generation(out, rules, generation, os.path.join(out, current), config, progress=progress,
+                             command=command or shlex.join(sys.argv))
         current = row["current"]
         rows.append({k: str(v) for k, v in row.items()})
         with open(log_path + ".tmp", "w", newline="") as f:
@@ -437,42 +516,27 @@ def train(out, players: int = 2, expansions=(), options=None, generations: int =
     return rows
 
 
-def run_generation(out, rules, generation, current, *, games, window, method, lam, alpha, shrink_to, frozen, hidden,
-                   selfplay_bot,
-                   match_bot,
-                   elo0, elo1, batch_pairs, max_pairs, seed, workers, progress, command) -> dict:
+def run_generation(out, rules, generation: int, current: str, config: TrainConfig, *, progress: bool,
+                   command: str) -> dict:
     data_dir = os.path.join(out, "data", f"gen-{generation}")
-    generate(data_dir, rules, [selfplay_bot.format(weights=current)] * rules.players, games,
-             seed=seed + 1_000_000 * generation, workers=workers, progress=progress)
-    folders = [os.path.join(out, "data", f"gen-{g}") for g in range(max(1, generation - window + 1), generation + 1)]
-    train_set, val_set = split(load_positions(*folders))
+    generate(data_dir, rules, [config.selfplay_bot.format(weights=current)] * rules.players, config.games,
+             seed=config.seed + 1_000_000 * generation, workers=config.workers, progress=progress)
+    first = max(1, generation - config.window + 1)
+    train_set, val_set = split(load_positions(*[os.path.join(out, "data", f"gen-{g}") for g in range(first, generation + 1)]))
     current_model = read_model(current)
-    # Shrinking towards the current weights moves them only as far as the data insist: a fit shrunk to
-    # zero follows correlations of self-play that search then exploits (docs/training.md).
-    prior = None
-    if not is_mlp(current_model):
-        keep = np.isin(FEATURES, frozen)  # frozen features keep their current weights in either case
-        prior = current_model if shrink_to == "current" else np.where(keep, current_model, 0.0)
-    if method == "td":
-        model = fit_td(train_set, lam=lam, alpha=alpha, prior=prior, frozen=frozen)
-    elif method == "mlp":
-        model = fit_mlp(train_set, hidden=hidden, seed=seed + generation)
-    else:
-        model = fit_ridge(train_set, alpha=alpha, prior=prior, frozen=frozen)
+    model = config.fit(train_set, current_model, generation)
     candidate = os.path.join(out, f"gen-{generation}.json")
     row = {"generation": generation, "games": len(train_set.game_id) + len(val_set.game_id),
            "positions": len(train_set) + len(val_set), "train_loss": loss(model, train_set),
            "val_loss": loss(model, val_set), "current_val_loss": loss(current_model, val_set)}
     with open(candidate, "w") as f:
-        f.write(weights_json(model, rules, f"gen-{generation}", method=method, lam=lam if method == "td" else None,
-                             alpha=alpha if method != "mlp" else None, shrunk_to=shrink_to if method != "mlp" else None,
-                             frozen=list(frozen) or None,
-                             hidden=list(hidden) if method == "mlp" else None, generation=generation, games=row["games"], positions=row["positions"],
-                             train_loss=round(row["train_loss"], 3), val_loss=round(row["val_loss"], 3),
-                             command=command))
-    match = sprt(match_bot.format(weights=candidate), match_bot.format(weights=current), elo0=elo0, elo1=elo1,
-                 batch_pairs=batch_pairs, max_pairs=max_pairs, expansions=rules.expansions,
-                 options=rules_options(rules), seed=seed + 1_000_000 * generation + 500_000, workers=workers,
+        f.write(weights_json(model, rules, f"gen-{generation}", **config.noted(), generation=generation,
+                             games=row["games"], positions=row["positions"], train_loss=round(row["train_loss"], 3),
+                             val_loss=round(row["val_loss"], 3), command=command))
+    match = sprt(config.match_bot.format(weights=candidate), config.match_bot.format(weights=current),
+                 elo0=config.elo0, elo1=config.elo1, batch_pairs=config.batch_pairs, max_pairs=config.max_pairs,
+                 expansions=rules.expansions, options=rules_options(rules),
+                 seed=config.seed + 1_000_000 * generation + 500_000, workers=config.workers,
                  out=os.path.join(out, f"match-gen-{generation}.jsonl"))
     lo, hi = match.interval
     promoted = match.accepted == "H1"
