@@ -48,9 +48,7 @@ struct MctsPlayer::Node {
   float prior = 0;
   std::atomic<int32_t> visits{0};
   std::atomic<int32_t> virtual_loss{0};
-  int8_t mover = -1;         // expanded decision node: the player deciding
   std::array<std::atomic<float>, kMaxPlayers> value{};  // sum of rewards per player
-  std::array<std::atomic<float>, kMaxPlayers> backed{};  // expectimax value per player (options.minimax)
 
   static constexpr uint8_t kLeaf = 0, kExpanding = 1, kExpanded = 2, kNoRoom = 3;
 };
@@ -145,62 +143,10 @@ class MctsPlayer::Search {
       if (before == 0 && !(draw && o_.chance == MctsOptions::Chance::kSample)) break;
     }
     const PlayerValues r = leaf_rewards(s, worker.rng);
-    const int players = s.num_players();
-    for (size_t k = path.size(); k-- > 0;) {  // leaf first, so children are backed up before parents
-      Node* n = path[k];
-      for (int p = 0; p < players; ++p) n->value[p].fetch_add(static_cast<float>(r[p]), std::memory_order_relaxed);
+    for (Node* n : path) {
+      for (int p = 0; p < s.num_players(); ++p) n->value[p].fetch_add(static_cast<float>(r[p]), std::memory_order_relaxed);
       n->virtual_loss.fetch_sub(1, std::memory_order_release);
-      if (backs_up()) back_up(*n, players);
     }
-  }
-
-  bool backs_up() const { return o_.minimax > 0 || o_.weighted_chance; }
-
-  static int completed(const Node& n) {
-    return n.visits.load(std::memory_order_relaxed) - n.virtual_loss.load(std::memory_order_relaxed);
-  }
-
-  // The expectimax value of `n` from its visited children: the best one for the mover, or the mean over
-  // the drawn tiles weighted by their copies; a node without visited children keeps its mean reward.
-  void back_up(Node& n, int players) const {
-    const Node* children = n.expansion.load(std::memory_order_acquire) == Node::kExpanded
-                               ? n.children.load(std::memory_order_acquire) : nullptr;
-    std::array<float, kMaxPlayers> v{};
-    bool any = false;
-    if (children && n.chance) {
-      float weight = 0;
-      for (int i = 0; i < n.num_children; ++i) {
-        const Node& c = children[i];
-        if (completed(c) <= 0) continue;
-        any = true;
-        weight += c.copies;
-        for (int p = 0; p < players; ++p) v[p] += c.copies * c.backed[p].load(std::memory_order_relaxed);
-      }
-      for (int p = 0; p < players; ++p) v[p] /= std::max(weight, 1.0f);
-    } else if (children) {
-      const Node* best = nullptr;
-      float best_value = -std::numeric_limits<float>::infinity();
-      for (int i = 0; i < n.num_children; ++i) {
-        const Node& c = children[i];
-        if (completed(c) <= 0) continue;
-        const float x = c.backed[n.mover].load(std::memory_order_relaxed);
-        if (x > best_value) {
-          best_value = x;
-          best = &c;
-        }
-      }
-      if (best && o_.minimax > 0) {
-        any = true;
-        const float mix = static_cast<float>(o_.minimax), visits = static_cast<float>(std::max(1, completed(n)));
-        for (int p = 0; p < players; ++p)
-          v[p] = (1 - mix) * n.value[p].load(std::memory_order_relaxed) / visits + mix * best->backed[p].load(std::memory_order_relaxed);
-      }
-    }
-    if (!any) {
-      const int visits = std::max(1, completed(n));
-      for (int p = 0; p < players; ++p) v[p] = n.value[p].load(std::memory_order_relaxed) / static_cast<float>(visits);
-    }
-    for (int p = 0; p < players; ++p) n.backed[p].store(v[p], std::memory_order_relaxed);
   }
 
   // Builds the children once (the worker that wins the compare-and-swap); others wait for it, which is
@@ -246,7 +192,6 @@ class MctsPlayer::Search {
       // Best prior first (progressive widening takes a prefix), ties in action order.
       std::stable_sort(order.begin(), order.begin() + actions.size, [&](int a, int b) { return prior[a] > prior[b]; });
     }
-    n.mover = static_cast<int8_t>(s.current_player());
     return make_children(n, worker, actions.size, [&](int i, Node& c) {
       c.action = actions[order[i]];
       c.prior = priors ? prior[order[i]] : 0.0f;
@@ -291,19 +236,6 @@ class MctsPlayer::Search {
 
   Node* sample_chance(const Node& n, Rng& rng) const {
     Node* children = n.children.load(std::memory_order_acquire);
-    if (o_.stratified_draws) {  // the outcome furthest behind its share: copies / total of the visits
-      const int64_t visits = n.visits.load(std::memory_order_relaxed);
-      Node* best = &children[0];
-      int64_t best_deficit = std::numeric_limits<int64_t>::min();
-      for (int i = 0; i < n.num_children; ++i) {
-        const int64_t deficit = children[i].copies * visits - int64_t{n.total_copies} * children[i].visits.load(std::memory_order_relaxed);
-        if (deficit > best_deficit) {
-          best_deficit = deficit;
-          best = &children[i];
-        }
-      }
-      return best;
-    }
     int r = static_cast<int>(rng.below(n.total_copies));
     for (int i = 0; i < n.num_children; ++i) {
       r -= children[i].copies;
@@ -352,11 +284,9 @@ class MctsPlayer::Search {
   }
 
   // What child `c` (visits > 0) is worth to player p: its mean reward, in-flight simulations counted as
-  // losses, blended with its expectimax value.
-  double value_of(const Node& c, int p, int visits) const {
-    const double mean = (c.value[p].load(std::memory_order_relaxed) - c.virtual_loss.load(std::memory_order_relaxed)) / visits;
-    if (!backs_up() || completed(c) <= 0) return mean;
-    return c.backed[p].load(std::memory_order_relaxed);
+  // losses.
+  static double value_of(const Node& c, int p, int visits) {
+    return (c.value[p].load(std::memory_order_relaxed) - c.virtual_loss.load(std::memory_order_relaxed)) / visits;
   }
 
   PlayerValues leaf_rewards(State& s, Rng& rng) const {
@@ -553,13 +483,9 @@ void MctsPlayer::copy_subtree(const Node& from, Node& to, Tree& tree) {
   to.total_copies = from.total_copies;
   to.action = from.action;
   to.prior = from.prior;
-  to.mover = from.mover;
   to.visits.store(from.visits.load());
   to.virtual_loss.store(0);
-  for (int p = 0; p < kMaxPlayers; ++p) {
-    to.value[p].store(from.value[p].load());
-    to.backed[p].store(from.backed[p].load());
-  }
+  for (int p = 0; p < kMaxPlayers; ++p) to.value[p].store(from.value[p].load());
   const uint8_t expansion = from.expansion.load();
   to.expansion.store(expansion == Node::kExpanded ? expansion : Node::kLeaf);
   if (expansion != Node::kExpanded) return;

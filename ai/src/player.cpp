@@ -121,7 +121,7 @@ E parse_choice(const std::string& v, std::initializer_list<std::pair<const char*
 std::string bot_spec_help() {
   return "bots are: random, greedy, heuristic[:eval=trained|handtuned|endnow|FILE.json], "
          "mcts[:iterations=N,ms=N,threads=N,parallel=tree|root,worlds=N,leaf=rollout|truncated|eval,turns=N,"
-         "eval=trained|handtuned|endnow|FILE.json,c=X,scale=X,chance=full|sample,fpu=X,draws=random|stratified,weighted=0|1,minimax=X,reward=margin|win,puct=0|1,temp=X,widen=X,widen_exp=X,"
+         "eval=trained|handtuned|endnow|FILE.json,c=X,scale=X,chance=full|sample,fpu=X,reward=margin|win,puct=0|1,temp=X,widen=X,widen_exp=X,"
          "reuse=0|1,max_nodes=N], expectimax[:depth=N,ms=N,evals=N,prune=none|star1|star2,"
          "eval=trained|handtuned|endnow|FILE.json,scale=X]";
 }
@@ -157,9 +157,6 @@ std::unique_ptr<Player> make_player(const std::string& spec, uint64_t seed) {
         {"scale", [&](const std::string& v) { o.reward_scale = parse_double(v, 1e-3, 1e6); }},
         {"reward", [&](const std::string& v) { o.reward = parse_choice<MctsOptions::Reward>(v, {{"margin", MctsOptions::Reward::kMargin}, {"win", MctsOptions::Reward::kWin}}); }},
         {"chance", [&](const std::string& v) { o.chance = parse_choice<MctsOptions::Chance>(v, {{"full", MctsOptions::Chance::kFull}, {"sample", MctsOptions::Chance::kSample}}); }},
-        {"draws", [&](const std::string& v) { o.stratified_draws = parse_choice<bool>(v, {{"random", false}, {"stratified", true}}); }},
-        {"weighted", [&](const std::string& v) { o.weighted_chance = parse_int(v, 0, 1); }},
-        {"minimax", [&](const std::string& v) { o.minimax = parse_double(v, 0, 1); }},
         {"fpu", [&](const std::string& v) { o.fpu = parse_double(v, -1, 10); }},
         {"puct", [&](const std::string& v) { o.puct = parse_int(v, 0, 1); }},
         {"temp", [&](const std::string& v) { o.prior_temperature = parse_double(v, 1e-3, 1e6); }},

@@ -38,8 +38,7 @@ const char* const kConfigurations[] = {
     "mcts:iterations=1500,leaf=eval,eval=endnow",
     "mcts:iterations=3000,reward=win",
     "mcts:iterations=3000,chance=sample,fpu=0.1",
-    "mcts:iterations=3000,draws=stratified,weighted=1",
-    "mcts:iterations=3000,minimax=0.5,chance=sample",
+    "mcts:iterations=3000,chance=sample,threads=2",
 };
 
 class EverySearch : public ::testing::TestWithParam<const char*> {};
@@ -128,7 +127,7 @@ TEST(Mcts, TreeParallelSearchKeepsTheTreeConsistent) {
     while (s.is_chance()) s.apply(dealer.deal(s));
     for (const char* spec : {"mcts:iterations=20000,threads=2,leaf=eval", "mcts:iterations=3000,threads=2",
                              "mcts:iterations=4000,threads=2,puct=1,widen=1,leaf=eval,max_nodes=5000",
-                             "mcts:iterations=4000,threads=2,chance=sample,draws=stratified,minimax=0.5,fpu=0.1"}) {
+                             "mcts:iterations=4000,threads=2,chance=sample,fpu=0.1"}) {
       SCOPED_TRACE(std::string(spec) + " " + s.rules().to_string());
       auto bot = mcts(spec);
       const Action a = bot->choose(s);
@@ -271,7 +270,7 @@ TEST(Mcts, BotSpecsAreCheckedWithClearErrors) {
   EXPECT_EQ(message("mcts:c=fast"), "bot mcts: bad value 'fast' for c: not a number");
   EXPECT_EQ(message("mcts:threads=0"), "bot mcts: bad value '0' for threads: must be 1 to 256");
   EXPECT_EQ(message("greedy:iterations=3"), "unknown parameter 'iterations' of bot greedy; its parameters are none");
-  EXPECT_NE(message("mcts:depth=3").find("unknown parameter 'depth' of bot mcts; its parameters are c, chance, draws, eval, fpu, iterations"), std::string::npos);
+  EXPECT_NE(message("mcts:depth=3").find("unknown parameter 'depth' of bot mcts; its parameters are c, chance, eval, fpu, iterations"), std::string::npos);
   EXPECT_NE(message("mcts:eval=nope").find("unknown evaluator 'nope'"), std::string::npos);
   EXPECT_NE(message("alphazero").find("unknown bot 'alphazero'; bots are: random, greedy, heuristic"), std::string::npos);
   EXPECT_EQ(message("mcts:iterations=0"), "bot mcts needs iterations > 0 or ms > 0");

@@ -32,7 +32,8 @@ def play(rules, seats, seed):
     return state
 
 
-@pytest.mark.parametrize("spec", ["random", "greedy", "heuristic", "mcts:iterations=30", "mcts:iterations=30,threads=2"])
+@pytest.mark.parametrize("spec", ["random", "greedy", "heuristic", "mcts:iterations=30", "mcts:iterations=30,threads=2",
+                                  "expectimax:depth=1", "expectimax:depth=2,evals=3000"])
 def test_cpp_and_python_bots_play_whole_games(spec):
     rules = meeple.Rules(players=3, expansions=["river2", "king_robber", "abbey_mayor"])
     python_bot = FirstLegal()
@@ -45,6 +46,8 @@ def test_bad_bot_specs_and_states_raise_value_error():
         meeple.make_player("alphazero")
     with pytest.raises(ValueError, match="unknown parameter 'depth' of bot mcts"):
         meeple.make_player("mcts:depth=2")
+    with pytest.raises(ValueError, match="bot expectimax: bad value '9' for depth: must be 1 to 8"):
+        meeple.make_player("expectimax:depth=9")
     with pytest.raises(ValueError, match="chance node"):
         meeple.make_player("greedy").choose(meeple.State(meeple.Rules()))
 

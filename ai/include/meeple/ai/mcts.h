@@ -47,16 +47,6 @@ struct MctsOptions {
   // an untried child counts as one visit worth the parent's mean less `fpu`, so a good child found early is
   // followed up before every alternative has been tried.
   double fpu = -1;
-  // Chance nodes drawn in proportion (stratified): the outcome furthest behind its share of the visits,
-  // instead of a random one; removes the sampling noise of which tiles were tried.
-  bool stratified_draws = false;
-  // Expectimax backups: a node keeps a second value per player, which is what its parent selects by.
-  // weighted_chance (implied by minimax > 0): a chance node's is the mean of its drawn tiles' values weighted by their copies
-  // (over the tiles visited so far), not by how often each happened to be drawn. minimax: a decision
-  // node's is (1 - minimax) x its mean reward + minimax x the value of its best child for the player
-  // deciding there; 0 keeps the mean, which averages over every answer tried, good and bad alike.
-  bool weighted_chance = false;
-  double minimax = 0;
   // PUCT: priors are a softmax of the one-ply evaluator margins, with this temperature in points.
   bool puct = false;
   double prior_temperature = 5.0;
