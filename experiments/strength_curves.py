@@ -28,7 +28,7 @@ BOTS = [
     ("MCTS (chance=sample,fpu=0.1)", "mcts:iterations=4000,chance=sample,fpu=0.1", 4000),
     ("MCTS (chance=sample,fpu=0.1)", "mcts:iterations=16000,chance=sample,fpu=0.1", 16000),
     ("expectimax (Star2)", "expectimax:depth=1", 40),
-    ("expectimax (Star2)", "expectimax:depth=2", 6478),
+    ("expectimax (Star2)", "expectimax:depth=2", 7760),
     ("MCTS (default)", "mcts:iterations=64000", 64000),
 ]
 FIELDS = ["family", "bot", "evaluations", "games", "wins", "win", "low", "high", "margin"]
