@@ -87,7 +87,7 @@ void BM_ExtractFeatures(benchmark::State& st) {
 }
 BENCHMARK(BM_ExtractFeatures);
 
-// Expectimax decisions at depth 1-2 by pruning (0 none, 1 Star1, 2 Star2): time per decision and evaluator
+// Expectimax decisions at depth 1-2 by pruning (0 none, 1 Star1, 2 Star2) and threads: wall time and evaluator
 // calls per decision over every 8th placement position of the 20 random games (2-player base game).
 void BM_Expectimax(benchmark::State& st) {
   std::vector<State> positions;
@@ -96,6 +96,7 @@ void BM_Expectimax(benchmark::State& st) {
   ExpectimaxOptions o;
   o.depth = static_cast<int>(st.range(0));
   o.pruning = static_cast<ExpectimaxOptions::Pruning>(st.range(1));
+  o.threads = static_cast<int>(st.range(2));
   ExpectimaxPlayer bot(o);
   double evaluations = 0;
   for (auto _ : st) {  // every position once an iteration, so the mean is over the same positions
@@ -109,8 +110,8 @@ void BM_Expectimax(benchmark::State& st) {
   st.counters["evals/decision"] = evaluations / decisions;
   st.SetLabel("decisions/s");
 }
-BENCHMARK(BM_Expectimax)->Args({1, 2})->Args({2, 0})->Args({2, 1})->Args({2, 2})->ArgNames({"depth", "prune"})
-    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Expectimax)->Args({1, 2, 1})->Args({2, 0, 1})->Args({2, 1, 1})->Args({2, 2, 1})->Args({2, 2, 2})
+    ->ArgNames({"depth", "prune", "threads"})->UseRealTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace meeple

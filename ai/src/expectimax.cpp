@@ -4,6 +4,9 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <mutex>
+
+#include "threads.h"
 
 namespace meeple {
 namespace {
@@ -20,7 +23,7 @@ class ExpectimaxPlayer::Search {
  public:
   struct OutOfBudget {};
 
-  Search(const ExpectimaxOptions& o, const Evaluator& evaluator, int me, int64_t& evaluations)
+  Search(const ExpectimaxOptions& o, const Evaluator& evaluator, int me, std::atomic<int64_t>& evaluations)
       : o_(o), evaluator_(evaluator), me_(me), evaluations_(evaluations) {}
 
   // Stop (throw OutOfBudget) once the budget is spent; unset for a search that must finish.
@@ -33,21 +36,60 @@ class ExpectimaxPlayer::Search {
   // runs out, `best` is still the best of the actions searched to the end (the first is searched with the
   // full window, each later one only to see whether it beats the best so far), so a deeper search that
   // was cut short still improves on the shallower one.
+  // With threads > 1, the first action is searched alone (it sets the bound the others must beat) and
+  // the others on all threads, each from the best value found so far; the first of equal values wins, as
+  // with one thread, unless two differ by nothing at all.
   double root(const State& s, int turns, Action first, Action& best) {
     ActionList actions;
     order(s, turns, actions);
     const auto it = std::find(actions.items.begin(), actions.items.begin() + actions.size, first);
     if (it != actions.items.begin() + actions.size) std::rotate(actions.items.begin(), it, it + 1);
     double value = kBelow;
-    for (int i = 0; i < actions.size; ++i) {
+    int best_index = -1;
+    auto search_child = [&](Search& search, int i, double alpha) {
       State child = s;
       child.apply(actions[i]);
-      const double r = search(child, turns, value, kAbove);
-      if (r > value) {
-        value = r;
-        best = actions[i];
+      return search.search(child, turns, alpha, kAbove);
+    };
+    if (o_.threads <= 1 || actions.size < 3) {
+      for (int i = 0; i < actions.size; ++i) {
+        const double r = search_child(*this, i, value);
+        if (r > value) {
+          value = r;
+          best = actions[i];
+        }
       }
+      return value;
     }
+    value = search_child(*this, 0, value);
+    best = actions[0];
+    best_index = 0;
+    std::mutex mutex;
+    bool out_of_budget = false;
+    run_on_threads(o_.threads, actions.size - 1, [&](int k) {
+      const int i = k + 1;
+      double alpha;
+      {
+        std::lock_guard lock(mutex);
+        if (out_of_budget) return;
+        alpha = value;
+      }
+      Search search(o_, evaluator_, me_, evaluations_);
+      search.set_budget(budgeted_, start_);
+      try {
+        const double r = search_child(search, i, alpha);
+        std::lock_guard lock(mutex);
+        if (r > value || (r == value && i < best_index && r > alpha)) {
+          value = r;
+          best = actions[i];
+          best_index = i;
+        }
+      } catch (const OutOfBudget&) {
+        std::lock_guard lock(mutex);
+        out_of_budget = true;
+      }
+    });
+    if (out_of_budget) throw OutOfBudget{};
     return value;
   }
 
@@ -64,7 +106,7 @@ class ExpectimaxPlayer::Search {
       for (int p = 0; p < s.num_players(); ++p) points[p] = s.score(p);
     } else {
       if (budgeted_ && spent()) throw OutOfBudget{};
-      ++evaluations_;
+      evaluations_.fetch_add(1, std::memory_order_relaxed);
       points = evaluator_.evaluate(s);
     }
     double best_other = -std::numeric_limits<double>::infinity();
@@ -74,8 +116,9 @@ class ExpectimaxPlayer::Search {
   }
 
   bool spent() const {
-    if (o_.evaluations > 0 && evaluations_ >= o_.evaluations) return true;
-    return o_.milliseconds > 0 && (evaluations_ & 63) == 0 &&
+    const int64_t evaluations = evaluations_.load(std::memory_order_relaxed);
+    if (o_.evaluations > 0 && evaluations >= o_.evaluations) return true;
+    return o_.milliseconds > 0 && (evaluations & 63) == 0 &&
            std::chrono::steady_clock::now() - start_ >= std::chrono::milliseconds(o_.milliseconds);
   }
 
@@ -188,7 +231,7 @@ class ExpectimaxPlayer::Search {
   const ExpectimaxOptions& o_;
   const Evaluator& evaluator_;
   const int me_;
-  int64_t& evaluations_;
+  std::atomic<int64_t>& evaluations_;
   bool budgeted_ = false;
   std::chrono::steady_clock::time_point start_;
 };
@@ -198,7 +241,7 @@ ExpectimaxPlayer::ExpectimaxPlayer(ExpectimaxOptions options)
 
 double ExpectimaxPlayer::value(const State& state, int depth) {
   require_decision(state);
-  evaluations_ = 0;
+  evaluations_.store(0);
   Search search(options_, *evaluator_, state.current_player(), evaluations_);
   Action best = Action::none();
   return search.root(state, depth, Action::none(), best);
@@ -208,7 +251,7 @@ Action ExpectimaxPlayer::choose(const State& state) {
   require_decision(state);
   check_rules(state.rules());
   const auto start = std::chrono::steady_clock::now();
-  evaluations_ = 0;
+  evaluations_.store(0);
   Search search(options_, *evaluator_, state.current_player(), evaluations_);
   const bool budgeted = options_.milliseconds > 0 || options_.evaluations > 0;
   Action best = Action::none();

@@ -5,34 +5,9 @@
 #include <limits>
 #include <thread>
 
-#include <tbb/task_arena.h>
-#include <tbb/task_group.h>
+#include "threads.h"
 
 namespace meeple {
-
-// Runs task(0) .. task(n - 1) on `threads` threads of a oneTBB arena and waits for all of them.
-// oneTBB is not built with ThreadSanitizer, which therefore cannot see that handing a task to a worker
-// orders it after the caller; under ThreadSanitizer the tasks run on std::threads instead, so everything
-// the search threads share is still checked.
-template <typename Task>
-void run_on_threads(int threads, int n, Task&& task) {
-#if defined(__SANITIZE_THREAD__)
-  std::atomic<int> next{0};
-  std::vector<std::thread> pool;
-  for (int t = 0; t < threads; ++t)
-    pool.emplace_back([&] {
-      for (int i; (i = next.fetch_add(1)) < n;) task(i);
-    });
-  for (auto& t : pool) t.join();
-#else
-  tbb::task_arena arena(threads);
-  arena.execute([&] {
-    tbb::task_group group;
-    for (int i = 0; i < n; ++i) group.run([&, i] { task(i); });
-    group.wait();
-  });
-#endif
-}
 
 // A tree node. Children are one contiguous block, published through `children` once built. `visits`
 // counts simulations that passed through, in-flight ones included (so it doubles as the virtual visit);
@@ -142,7 +117,7 @@ class MctsPlayer::Search {
       node = child;
       if (before == 0 && !(draw && o_.chance == MctsOptions::Chance::kSample)) break;
     }
-    const PlayerValues r = leaf_rewards(s, worker.rng);
+    const PlayerValues r = leaf_rewards(s, worker.rng, node->action.kind() == Action::kDraw);
     for (Node* n : path) {
       for (int p = 0; p < s.num_players(); ++p) n->value[p].fetch_add(static_cast<float>(r[p]), std::memory_order_relaxed);
       n->virtual_loss.fetch_sub(1, std::memory_order_release);
@@ -289,8 +264,11 @@ class MctsPlayer::Search {
     return (c.value[p].load(std::memory_order_relaxed) - c.virtual_loss.load(std::memory_order_relaxed)) / visits;
   }
 
-  PlayerValues leaf_rewards(State& s, Rng& rng) const {
+  // `drawn`: the leaf was reached by a draw (a fresh turn starts there).
+  PlayerValues leaf_rewards(State& s, Rng& rng, bool drawn) const {
     if (!s.is_terminal()) {
+      if (o_.leaf == MctsOptions::Leaf::kEval && o_.finish_turn && !drawn && !s.is_chance())
+        return rewards(turn_end_points(s), s.num_players());
       if (o_.leaf == MctsOptions::Leaf::kEval) return rewards(evaluator_.evaluate(s), s.num_players());
       int turns_left = o_.leaf == MctsOptions::Leaf::kTruncated ? o_.rollout_turns : -1;
       int turn = s.turn_player();
@@ -310,6 +288,35 @@ class MctsPlayer::Search {
     PlayerValues scores{};
     for (int p = 0; p < s.num_players(); ++p) scores[p] = s.score(p);
     return rewards(scores, s.num_players());
+  }
+
+  // The evaluator's points at the end of the turn under way, its remaining decisions (a deploy after a
+  // placement, the Count's or a wagon's move) each taken by its decider as the one-ply heuristic would.
+  PlayerValues turn_end_points(const State& s) const {
+    if (s.is_terminal()) {
+      PlayerValues scores{};
+      for (int p = 0; p < s.num_players(); ++p) scores[p] = s.score(p);
+      return scores;
+    }
+    if (s.is_chance()) return evaluator_.evaluate(s);
+    ActionList actions;
+    s.legal_actions(actions);
+    const int me = s.current_player();
+    PlayerValues best{};
+    double best_margin = -std::numeric_limits<double>::infinity();
+    for (Action a : actions) {
+      State next = s;
+      next.apply(a);
+      const PlayerValues v = turn_end_points(next);
+      double other = -std::numeric_limits<double>::infinity();
+      for (int p = 0; p < s.num_players(); ++p)
+        if (p != me) other = std::max(other, v[p]);
+      if (v[me] - other > best_margin) {
+        best_margin = v[me] - other;
+        best = v;
+      }
+    }
+    return best;
   }
 
   PlayerValues rewards(const PlayerValues& points, int players) const {

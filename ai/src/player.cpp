@@ -121,8 +121,8 @@ E parse_choice(const std::string& v, std::initializer_list<std::pair<const char*
 std::string bot_spec_help() {
   return "bots are: random, greedy, heuristic[:eval=trained|handtuned|endnow|FILE.json], "
          "mcts[:iterations=N,ms=N,threads=N,parallel=tree|root,worlds=N,leaf=rollout|truncated|eval,turns=N,"
-         "eval=trained|handtuned|endnow|FILE.json,c=X,scale=X,chance=full|sample,fpu=X,reward=margin|win,puct=0|1,temp=X,widen=X,widen_exp=X,"
-         "reuse=0|1,max_nodes=N], expectimax[:depth=N,ms=N,evals=N,prune=none|star1|star2,"
+         "eval=trained|handtuned|endnow|FILE.json,c=X,scale=X,chance=full|sample,fpu=X,finish=0|1,reward=margin|win,puct=0|1,temp=X,widen=X,widen_exp=X,"
+         "reuse=0|1,max_nodes=N], expectimax[:depth=N,ms=N,evals=N,threads=N,prune=none|star1|star2,"
          "eval=trained|handtuned|endnow|FILE.json,scale=X]";
 }
 
@@ -157,6 +157,7 @@ std::unique_ptr<Player> make_player(const std::string& spec, uint64_t seed) {
         {"scale", [&](const std::string& v) { o.reward_scale = parse_double(v, 1e-3, 1e6); }},
         {"reward", [&](const std::string& v) { o.reward = parse_choice<MctsOptions::Reward>(v, {{"margin", MctsOptions::Reward::kMargin}, {"win", MctsOptions::Reward::kWin}}); }},
         {"chance", [&](const std::string& v) { o.chance = parse_choice<MctsOptions::Chance>(v, {{"full", MctsOptions::Chance::kFull}, {"sample", MctsOptions::Chance::kSample}}); }},
+        {"finish", [&](const std::string& v) { o.finish_turn = parse_int(v, 0, 1); }},
         {"fpu", [&](const std::string& v) { o.fpu = parse_double(v, -1, 10); }},
         {"puct", [&](const std::string& v) { o.puct = parse_int(v, 0, 1); }},
         {"temp", [&](const std::string& v) { o.prior_temperature = parse_double(v, 1e-3, 1e6); }},
@@ -176,6 +177,7 @@ std::unique_ptr<Player> make_player(const std::string& spec, uint64_t seed) {
         {"depth", [&](const std::string& v) { o.depth = parse_int(v, 1, 8); }},
         {"ms", [&](const std::string& v) { o.milliseconds = parse_int(v, 0, 1 << 30); }},
         {"evals", [&](const std::string& v) { o.evaluations = parse_int(v, 0, 1 << 30); }},
+        {"threads", [&](const std::string& v) { o.threads = parse_int(v, 1, 256); }},
         {"prune", [&](const std::string& v) { o.pruning = parse_choice<ExpectimaxOptions::Pruning>(v, {{"none", ExpectimaxOptions::Pruning::kNone}, {"star1", ExpectimaxOptions::Pruning::kStar1}, {"star2", ExpectimaxOptions::Pruning::kStar2}}); }},
         {"eval", [&](const std::string& v) { o.evaluator = make_evaluator(v); }},
         {"scale", [&](const std::string& v) { o.reward_scale = parse_double(v, 1e-3, 1e6); }},

@@ -101,6 +101,10 @@ TEST(Expectimax, StarPruningEqualsBruteForce) {
         EXPECT_NEAR(none.value(s, depth), want, 1e-12);
         EXPECT_NEAR(one.value(s, depth), want, 1e-12);
         EXPECT_NEAR(two.value(s, depth), want, 1e-12);
+        ExpectimaxOptions parallel = with_pruning(ExpectimaxOptions::Pruning::kStar2);
+        parallel.threads = 2;
+        ExpectimaxPlayer shared(parallel);
+        EXPECT_NEAR(shared.value(s, depth), want, 1e-12);
         if (depth >= 2) {
           plain += none.last_evaluations();
           star1 += one.last_evaluations();
@@ -181,8 +185,32 @@ TEST(Expectimax, BudgetsStopTheDeepening) {
   EXPECT_DOUBLE_EQ(c.last_value(), b.last_value());
 }
 
+// Two threads at the root choose the move one thread chooses, with the same value, in mid-game positions
+// with and without expansions; and they stop within a budget.
+TEST(Expectimax, TwoThreadsChooseAsOne) {
+  for (uint8_t expansions : {uint8_t{0}, uint8_t{kKingRobber | kAbbeyMayor}}) {
+    Dealer dealer(7);
+    RandomPlayer random(7);
+    State s(rules_with(2, expansions));
+    for (int i = 0; i < 30; ++i) s.apply(s.is_chance() ? dealer.deal(s) : random.choose(s));
+    while (s.is_chance()) s.apply(dealer.deal(s));
+    ExpectimaxOptions one;
+    ExpectimaxOptions two = one;
+    two.threads = 2;
+    ExpectimaxPlayer a(one), b(two);
+    EXPECT_EQ(a.choose(s), b.choose(s)) << s.rules().to_string();
+    EXPECT_NEAR(a.last_value(), b.last_value(), 1e-12);
+    two.evaluations = 2000;
+    two.depth = 3;
+    ExpectimaxPlayer budgeted(two);
+    EXPECT_TRUE(s.is_legal(budgeted.choose(s)));
+    EXPECT_GE(budgeted.last_depth(), 1);
+    EXPECT_LE(budgeted.last_depth(), 2);
+  }
+}
+
 TEST(Expectimax, BotSpecsAreCheckedWithClearErrors) {
-  EXPECT_NO_THROW(make_player("expectimax:depth=2,prune=star1,eval=endnow,scale=10,ms=50,evals=1000", 1));
+  EXPECT_NO_THROW(make_player("expectimax:depth=2,prune=star1,eval=endnow,scale=10,ms=50,evals=1000,threads=2", 1));
   for (const char* bad : {"expectimax:depth=0", "expectimax:prune=star3", "expectimax:width=2"}) {
     try {
       make_player(bad, 1);

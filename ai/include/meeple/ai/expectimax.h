@@ -13,6 +13,7 @@
 // value: Star1 and Star2 return exactly what plain expectimax returns, only faster.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 
@@ -29,6 +30,7 @@ struct ExpectimaxOptions {
   // value bounds; kStar2: and probe one answer of each outcome first, for cheap bounds.
   enum class Pruning { kNone, kStar1, kStar2 } pruning = Pruning::kStar2;
   double reward_scale = 20.0;  // score margin that counts as a clear win
+  int threads = 1;  // the root's actions after the first are searched on this many threads (oneTBB)
   std::shared_ptr<const Evaluator> evaluator;  // null: the shipped trained weights
   uint64_t seed = 1;
 };
@@ -46,7 +48,7 @@ class ExpectimaxPlayer : public Player {
   // The last choice: its value, the deepest completed depth and the evaluator calls it took.
   double last_value() const { return last_value_; }
   int last_depth() const { return last_depth_; }
-  int64_t last_evaluations() const { return evaluations_; }
+  int64_t last_evaluations() const { return evaluations_.load(); }
 
  private:
   class Search;
@@ -54,7 +56,7 @@ class ExpectimaxPlayer : public Player {
   std::shared_ptr<const Evaluator> evaluator_;
   double last_value_ = 0;
   int last_depth_ = 0;
-  int64_t evaluations_ = 0;
+  std::atomic<int64_t> evaluations_{0};
 };
 
 }  // namespace meeple

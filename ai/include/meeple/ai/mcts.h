@@ -36,6 +36,10 @@ struct MctsOptions {
   // The evaluator alone is the strongest per second measured so far (docs/strength.md).
   enum class Leaf { kRollout, kTruncated, kEval } leaf = Leaf::kEval;
   int rollout_turns = 4;  // kTruncated: random turns before evaluating
+  // kEval in the middle of a turn (say a placement whose deploy is still to choose): finish the turn as the
+  // one-ply heuristic would (each remaining decision by its decider, greedily) and evaluate its end, where
+  // the evaluator was fitted, instead of the half-made move.
+  bool finish_turn = false;
   // Evaluator for kTruncated/kEval leaves and for priors; null: the shipped trained weights.
   std::shared_ptr<const Evaluator> evaluator;
   // Chance nodes. kFull: every drawn tile is a node whose first visit ends a simulation, like any other.
