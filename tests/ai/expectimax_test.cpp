@@ -162,11 +162,7 @@ TEST(Expectimax, CompletesACityAndTakesAContestedFarm) {
 
 // An evaluation budget stops the deepening at a completed depth; depth 1 always completes.
 TEST(Expectimax, BudgetsStopTheDeepening) {
-  Dealer dealer(3);
-  RandomPlayer random(3);
-  State s(rules_with(2));
-  for (int i = 0; i < 12; ++i) s.apply(s.is_chance() ? dealer.deal(s) : random.choose(s));
-  while (s.is_chance()) s.apply(dealer.deal(s));
+  const State s = testing::random_position(rules_with(2), 3, 12);
   ExpectimaxOptions tiny;
   tiny.depth = 4;
   tiny.evaluations = 1;
@@ -189,11 +185,7 @@ TEST(Expectimax, BudgetsStopTheDeepening) {
 // with and without expansions; and they stop within a budget.
 TEST(Expectimax, TwoThreadsChooseAsOne) {
   for (uint8_t expansions : {uint8_t{0}, uint8_t{kKingRobber | kAbbeyMayor}}) {
-    Dealer dealer(7);
-    RandomPlayer random(7);
-    State s(rules_with(2, expansions));
-    for (int i = 0; i < 30; ++i) s.apply(s.is_chance() ? dealer.deal(s) : random.choose(s));
-    while (s.is_chance()) s.apply(dealer.deal(s));
+    const State s = testing::random_position(rules_with(2, expansions), 7, 30);
     ExpectimaxOptions one;
     ExpectimaxOptions two = one;
     two.threads = 2;

@@ -144,11 +144,7 @@ TEST(Mcts, TreeParallelSearchKeepsTheTreeConsistent) {
 // The profile accounts for every simulation: each ends at exactly one first visit below the root (none
 // reaches the end of the game here), at the depths and in the places it reports.
 TEST(Mcts, ProfileAccountsForEverySimulation) {
-  Dealer dealer(2);
-  RandomPlayer random(2);
-  State s(rules_with(2));
-  for (int i = 0; i < 20; ++i) s.apply(s.is_chance() ? dealer.deal(s) : random.choose(s));
-  while (s.is_chance()) s.apply(dealer.deal(s));
+  const State s = testing::random_position(rules_with(2), 2, 20);
   for (const char* spec : {"mcts:iterations=3000,reuse=0", "mcts:iterations=3000,reuse=0,chance=sample"}) {
     SCOPED_TRACE(spec);
     auto bot = mcts(spec);

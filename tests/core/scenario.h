@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "meeple/random.h"
 #include "meeple/record.h"
 #include "meeple/state.h"
 
@@ -29,6 +30,17 @@ inline Rules rules_with(int players, uint8_t expansions = 0) {
   r.players = static_cast<uint8_t>(players);
   r.expansions = expansions;
   return r;
+}
+
+// A decision node: `actions` actions from the start of a game (tiles dealt by Dealer(seed), decisions
+// uniform with Rng(seed), as RandomPlayer(seed) plays), then the draws up to the next decision.
+inline State random_position(const Rules& rules, uint64_t seed, int actions) {
+  Dealer dealer(seed);
+  Rng rng(seed);
+  State s(rules);
+  for (int i = 0; i < actions && !s.is_terminal(); ++i) s.apply(s.is_chance() ? dealer.deal(s) : s.sample_legal_action(rng));
+  while (s.is_chance()) s.apply(dealer.deal(s));
+  return s;
 }
 
 // Feature node of the city, road or river on board edge `edge` ("N".."W") of the tile at (x, y).
