@@ -18,8 +18,9 @@ import re
 import subprocess
 import sys
 
-# (family, bot spec, evaluator calls per decision). Expectimax's calls are the means measured by
-# BM_Expectimax (bench/ai_bench.cpp) over placement positions of the base game.
+# (family, bot spec, evaluator calls per decision). MCTS: one call per simulation (finish=1 makes a few more
+# per simulation: a placement's deploys). Expectimax's calls are the means measured by BM_Expectimax
+# (bench/ai_bench.cpp) over placement positions of the base game.
 BOTS = [
     ("MCTS (default)", "mcts:iterations=1000", 1000),
     ("MCTS (default)", "mcts:iterations=4000", 4000),
@@ -27,6 +28,9 @@ BOTS = [
     ("MCTS (chance=sample,fpu=0.1)", "mcts:iterations=1000,chance=sample,fpu=0.1", 1000),
     ("MCTS (chance=sample,fpu=0.1)", "mcts:iterations=4000,chance=sample,fpu=0.1", 4000),
     ("MCTS (chance=sample,fpu=0.1)", "mcts:iterations=16000,chance=sample,fpu=0.1", 16000),
+    ("MCTS (finish=1,chance=sample,fpu=0.1)", "mcts:iterations=1000,finish=1,chance=sample,fpu=0.1", 1000),
+    ("MCTS (finish=1,chance=sample,fpu=0.1)", "mcts:iterations=4000,finish=1,chance=sample,fpu=0.1", 4000),
+    ("MCTS (finish=1,chance=sample,fpu=0.1)", "mcts:iterations=16000,finish=1,chance=sample,fpu=0.1", 16000),
     ("expectimax (Star2)", "expectimax:depth=1", 40),
     ("expectimax (Star2)", "expectimax:depth=2", 7760),
     ("MCTS (default)", "mcts:iterations=64000", 64000),

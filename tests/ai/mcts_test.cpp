@@ -25,7 +25,8 @@ std::unique_ptr<MctsPlayer> mcts(const std::string& spec, uint64_t seed = 7) {
 }
 
 // Every way of searching: UCT, two threads on one tree, root parallelism, determinizations, PUCT,
-// progressive widening, truncated rollouts, evaluator leaves, the win/loss reward.
+// progressive widening, truncated rollouts, evaluator leaves, the win/loss reward, drawn tiles passed
+// through, first-play urgency, leaves that finish the turn.
 const char* const kConfigurations[] = {
     "mcts:iterations=3000",
     "mcts:iterations=3000,leaf=rollout,c=0.7",
@@ -39,6 +40,8 @@ const char* const kConfigurations[] = {
     "mcts:iterations=3000,reward=win",
     "mcts:iterations=3000,chance=sample,fpu=0.1",
     "mcts:iterations=3000,chance=sample,threads=2",
+    "mcts:iterations=2000,finish=1,chance=sample,fpu=0.1",
+    "mcts:iterations=2000,finish=1",
 };
 
 class EverySearch : public ::testing::TestWithParam<const char*> {};
@@ -127,7 +130,7 @@ TEST(Mcts, TreeParallelSearchKeepsTheTreeConsistent) {
     while (s.is_chance()) s.apply(dealer.deal(s));
     for (const char* spec : {"mcts:iterations=20000,threads=2,leaf=eval", "mcts:iterations=3000,threads=2",
                              "mcts:iterations=4000,threads=2,puct=1,widen=1,leaf=eval,max_nodes=5000",
-                             "mcts:iterations=4000,threads=2,chance=sample,fpu=0.1"}) {
+                             "mcts:iterations=4000,threads=2,chance=sample,fpu=0.1,finish=1"}) {
       SCOPED_TRACE(std::string(spec) + " " + s.rules().to_string());
       auto bot = mcts(spec);
       const Action a = bot->choose(s);
@@ -266,7 +269,7 @@ TEST(Mcts, BotSpecsAreCheckedWithClearErrors) {
   EXPECT_EQ(message("mcts:c=fast"), "bot mcts: bad value 'fast' for c: not a number");
   EXPECT_EQ(message("mcts:threads=0"), "bot mcts: bad value '0' for threads: must be 1 to 256");
   EXPECT_EQ(message("greedy:iterations=3"), "unknown parameter 'iterations' of bot greedy; its parameters are none");
-  EXPECT_NE(message("mcts:depth=3").find("unknown parameter 'depth' of bot mcts; its parameters are c, chance, eval, fpu, iterations"), std::string::npos);
+  EXPECT_NE(message("mcts:depth=3").find("unknown parameter 'depth' of bot mcts; its parameters are c, chance, eval, finish, fpu, iterations"), std::string::npos);
   EXPECT_NE(message("mcts:eval=nope").find("unknown evaluator 'nope'"), std::string::npos);
   EXPECT_NE(message("alphazero").find("unknown bot 'alphazero'; bots are: random, greedy, heuristic"), std::string::npos);
   EXPECT_EQ(message("mcts:iterations=0"), "bot mcts needs iterations > 0 or ms > 0");
