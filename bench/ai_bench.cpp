@@ -13,7 +13,9 @@
 namespace meeple {
 namespace {
 
-constexpr const char* kLeafNames[] = {"rollout", "truncated", "eval", "eval_endnow"};
+// eval_plain: the evaluator leaf as MCTS searched before issue 12 (every drawn tile a node, every child
+// tried once first, leaves evaluated in the middle of a turn): the baseline of the default eval row.
+constexpr const char* kLeafNames[] = {"rollout", "truncated", "eval", "eval_endnow", "eval_plain"};
 
 // Positions of a 2-player base game with tile 11 (early: long games ahead) or 41 (middle: a larger
 // board to evaluate) in hand.
@@ -23,6 +25,11 @@ void BM_Mcts(benchmark::State& st) {
   MctsOptions o;
   o.leaf = leaf == 0 ? MctsOptions::Leaf::kRollout : leaf == 1 ? MctsOptions::Leaf::kTruncated : MctsOptions::Leaf::kEval;
   if (leaf == 3) o.evaluator = make_evaluator("endnow");
+  if (leaf == 4) {
+    o.chance = MctsOptions::Chance::kFull;
+    o.fpu = -1;
+    o.finish_turn = false;
+  }
   o.iterations = leaf == 0 ? 3000 : 30000;
   o.threads = static_cast<int>(st.range(1));
   o.reuse_tree = false;
@@ -38,7 +45,7 @@ void BM_Mcts(benchmark::State& st) {
   st.SetLabel(std::string(kLeafNames[leaf]) + " simulations/s");
 }
 BENCHMARK(BM_Mcts)
-    ->ArgsProduct({{0, 1, 2, 3}, {1, 2}, {10, 40}})
+    ->ArgsProduct({{0, 1, 2, 3, 4}, {1, 2}, {10, 40}})
     ->ArgNames({"leaf", "threads", "tile"})
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);

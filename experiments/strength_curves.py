@@ -18,22 +18,23 @@ import re
 import subprocess
 import sys
 
-# (family, bot spec, evaluator calls per decision). MCTS: one call per simulation (finish=1 makes a few more
-# per simulation: a placement's deploys). Expectimax's calls are the means measured by BM_Expectimax
+# (family, bot spec, evaluator calls per decision). MCTS: one call per simulation (finish=1 makes a few
+# more per simulation: a placement's deploys; x is still the simulations). Expectimax's calls are the means measured by BM_Expectimax
 # (bench/ai_bench.cpp) over placement positions of the base game.
+OLD = "chance=full,fpu=-1,finish=0"  # MCTS as it searched before issue 12
 BOTS = [
-    ("MCTS (default)", "mcts:iterations=1000", 1000),
-    ("MCTS (default)", "mcts:iterations=4000", 4000),
-    ("MCTS (default)", "mcts:iterations=16000", 16000),
-    ("MCTS (chance=sample,fpu=0.1)", "mcts:iterations=1000,chance=sample,fpu=0.1", 1000),
-    ("MCTS (chance=sample,fpu=0.1)", "mcts:iterations=4000,chance=sample,fpu=0.1", 4000),
-    ("MCTS (chance=sample,fpu=0.1)", "mcts:iterations=16000,chance=sample,fpu=0.1", 16000),
-    ("MCTS (finish=1,chance=sample,fpu=0.1)", "mcts:iterations=1000,finish=1,chance=sample,fpu=0.1", 1000),
-    ("MCTS (finish=1,chance=sample,fpu=0.1)", "mcts:iterations=4000,finish=1,chance=sample,fpu=0.1", 4000),
-    ("MCTS (finish=1,chance=sample,fpu=0.1)", "mcts:iterations=16000,finish=1,chance=sample,fpu=0.1", 16000),
+    ("MCTS before issue 12 (chance=full,fpu=-1,finish=0)", f"mcts:iterations=1000,{OLD}", 1000),
+    ("MCTS before issue 12 (chance=full,fpu=-1,finish=0)", f"mcts:iterations=4000,{OLD}", 4000),
+    ("MCTS before issue 12 (chance=full,fpu=-1,finish=0)", f"mcts:iterations=16000,{OLD}", 16000),
+    ("MCTS chance=sample,fpu=0.1 (finish=0)", "mcts:iterations=1000,finish=0", 1000),
+    ("MCTS chance=sample,fpu=0.1 (finish=0)", "mcts:iterations=4000,finish=0", 4000),
+    ("MCTS chance=sample,fpu=0.1 (finish=0)", "mcts:iterations=16000,finish=0", 16000),
+    ("MCTS default (finish=1,chance=sample,fpu=0.1)", "mcts:iterations=1000", 1000),
+    ("MCTS default (finish=1,chance=sample,fpu=0.1)", "mcts:iterations=4000", 4000),
+    ("MCTS default (finish=1,chance=sample,fpu=0.1)", "mcts:iterations=16000", 16000),
     ("expectimax (Star2)", "expectimax:depth=1", 40),
     ("expectimax (Star2)", "expectimax:depth=2", 7760),
-    ("MCTS (default)", "mcts:iterations=64000", 64000),
+    ("MCTS before issue 12 (chance=full,fpu=-1,finish=0)", f"mcts:iterations=64000,{OLD}", 64000),
 ]
 FIELDS = ["family", "bot", "evaluations", "games", "wins", "win", "low", "high", "margin"]
 
@@ -58,9 +59,9 @@ def plot(rows: list[dict], path: str) -> None:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(8, 5))
-    for family in dict.fromkeys(r["family"] for r in rows):
+    for k, family in enumerate(dict.fromkeys(r["family"] for r in rows)):
         own = sorted((r for r in rows if r["family"] == family), key=lambda r: float(r["evaluations"]))
-        x = [float(r["evaluations"]) for r in own]
+        x = [float(r["evaluations"]) * 1.05 ** k for r in own]  # nudged apart so the intervals do not hide each other
         y = [float(r["win"]) for r in own]
         err = [[v - float(r["low"]) for v, r in zip(y, own)], [float(r["high"]) - v for v, r in zip(y, own)]]
         ax.errorbar(x, y, yerr=err, marker="o", capsize=4, label=family)
@@ -103,7 +104,8 @@ def main(argv=None) -> int:
             writer.writeheader()
             writer.writerows(rows)
         os.replace(table + ".tmp", table)
-    shown = [r for r in rows if int(r["games"]) == args.games]
+    rank = {bot: i for i, (_, bot, _) in enumerate(BOTS)}
+    shown = sorted((r for r in rows if int(r["games"]) == args.games), key=lambda r: rank.get(r["bot"], len(rank)))
     if not shown:
         print("no results yet", file=sys.stderr)
         return 1

@@ -24,11 +24,12 @@ std::unique_ptr<MctsPlayer> mcts(const std::string& spec, uint64_t seed = 7) {
   return std::unique_ptr<MctsPlayer>(dynamic_cast<MctsPlayer*>(p.release()));
 }
 
-// Every way of searching: UCT, two threads on one tree, root parallelism, determinizations, PUCT,
-// progressive widening, truncated rollouts, evaluator leaves, the win/loss reward, drawn tiles passed
-// through, first-play urgency, leaves that finish the turn.
+// Every way of searching: the default (drawn tiles passed through, first-play urgency, leaves that finish
+// the turn) and the plain UCT before it, two threads on one tree, root parallelism, determinizations, PUCT,
+// progressive widening, random and truncated rollouts, the end-now evaluator, the win/loss reward.
 const char* const kConfigurations[] = {
     "mcts:iterations=3000",
+    "mcts:iterations=3000,chance=full,fpu=-1,finish=0",  // the default before issue 12
     "mcts:iterations=3000,leaf=rollout,c=0.7",
     "mcts:iterations=3000,threads=2",
     "mcts:iterations=2000,threads=2,parallel=root",
@@ -38,10 +39,7 @@ const char* const kConfigurations[] = {
     "mcts:iterations=2000,leaf=truncated,turns=2",
     "mcts:iterations=1500,leaf=eval,eval=endnow",
     "mcts:iterations=3000,reward=win",
-    "mcts:iterations=3000,chance=sample,fpu=0.1",
-    "mcts:iterations=3000,chance=sample,threads=2",
-    "mcts:iterations=2000,finish=1,chance=sample,fpu=0.1",
-    "mcts:iterations=2000,finish=1",
+    "mcts:iterations=3000,chance=full,threads=2",
 };
 
 class EverySearch : public ::testing::TestWithParam<const char*> {};
@@ -130,7 +128,7 @@ TEST(Mcts, TreeParallelSearchKeepsTheTreeConsistent) {
     while (s.is_chance()) s.apply(dealer.deal(s));
     for (const char* spec : {"mcts:iterations=20000,threads=2,leaf=eval", "mcts:iterations=3000,threads=2",
                              "mcts:iterations=4000,threads=2,puct=1,widen=1,leaf=eval,max_nodes=5000",
-                             "mcts:iterations=4000,threads=2,chance=sample,fpu=0.1,finish=1"}) {
+                             "mcts:iterations=4000,threads=2,chance=full,fpu=-1,finish=0"}) {
       SCOPED_TRACE(std::string(spec) + " " + s.rules().to_string());
       auto bot = mcts(spec);
       const Action a = bot->choose(s);
@@ -148,7 +146,7 @@ TEST(Mcts, TreeParallelSearchKeepsTheTreeConsistent) {
 // reaches the end of the game here), at the depths and in the places it reports.
 TEST(Mcts, ProfileAccountsForEverySimulation) {
   const State s = testing::random_position(rules_with(2), 2, 20);
-  for (const char* spec : {"mcts:iterations=3000,reuse=0", "mcts:iterations=3000,reuse=0,chance=sample"}) {
+  for (const char* spec : {"mcts:iterations=3000,reuse=0,chance=full", "mcts:iterations=3000,reuse=0,chance=sample"}) {
     SCOPED_TRACE(spec);
     auto bot = mcts(spec);
     (void)bot->choose(s);

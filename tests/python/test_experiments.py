@@ -24,3 +24,14 @@ def test_sprt_accepts_the_stronger_bot_and_rejects_an_equal_one(tmp_path):
     assert "H1 accepted" in out
     out = run("sprt.py", "--new", "random", "--old", "greedy", "--elo1", "50", "--batch-pairs", "5", "--out", str(tmp_path / "b"))
     assert "H0 accepted" in out
+
+
+def test_strength_curves_play_resume_and_plot(tmp_path):
+    meeple = ROOT / "build" / "bin" / "meeple"  # scripts/test.sh builds it before pytest runs
+    args = ["--meeple", str(meeple), "--games", "2", "--seed", "3", "--only", "expectimax:depth=1", "--out", str(tmp_path)]
+    out = run("strength_curves.py", *args)
+    assert "| expectimax (Star2) | `expectimax:depth=1` | 40 | 2 |" in out
+    table = (tmp_path / "curves.csv").read_text()
+    assert len(table.splitlines()) == 2 and (tmp_path / "curves.png").stat().st_size > 1000
+    # A rerun finds the row done and plays nothing: the table is unchanged.
+    assert run("strength_curves.py", *args) == out and (tmp_path / "curves.csv").read_text() == table

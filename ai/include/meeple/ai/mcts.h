@@ -39,18 +39,18 @@ struct MctsOptions {
   // kEval in the middle of a turn (say a placement whose deploy is still to choose): finish the turn as the
   // one-ply heuristic would (each remaining decision by its decider, greedily) and evaluate its end, where
   // the evaluator was fitted, instead of the half-made move.
-  bool finish_turn = false;
+  bool finish_turn = true;
   // Evaluator for kTruncated/kEval leaves and for priors; null: the shipped trained weights.
   std::shared_ptr<const Evaluator> evaluator;
   // Chance nodes. kFull: every drawn tile is a node whose first visit ends a simulation, like any other.
   // kSample: a simulation passes through a drawn tile's first visit and goes on to decide with it (the
   // evaluators do not read the tile in hand, so stopping there would evaluate the position before the draw
   // again).
-  enum class Chance { kFull, kSample } chance = Chance::kFull;
+  enum class Chance { kFull, kSample } chance = Chance::kSample;
   // UCT first-play urgency (negative: off, every child is tried once before any is tried twice). Otherwise
   // an untried child counts as one visit worth the parent's mean less `fpu`, so a good child found early is
   // followed up before every alternative has been tried.
-  double fpu = -1;
+  double fpu = 0.1;
   // PUCT: priors are a softmax of the one-ply evaluator margins, with this temperature in points.
   bool puct = false;
   double prior_temperature = 5.0;
