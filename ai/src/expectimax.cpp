@@ -49,7 +49,7 @@ class ExpectimaxPlayer::Search {
     auto search_child = [&](Search& search, int i, double alpha) {
       State child = s;
       child.apply(actions[i]);
-      return search.search(child, turns, alpha, kAbove);
+      return search.descend(s, child, turns, alpha, kAbove);
     };
     if (o_.threads <= 1 || actions.size < 3) {
       for (int i = 0; i < actions.size; ++i) {
@@ -97,6 +97,14 @@ class ExpectimaxPlayer::Search {
     if (s.is_terminal()) return leaf(s);
     if (s.is_chance()) return turns <= 1 ? leaf(s) : chance(s, turns - 1, alpha, beta);
     return decision(s, turns, alpha, beta, false);
+  }
+
+  // From a decision to its child. A turn ends at the next draw, or where another player's turn starts
+  // without one (the abbey round after the last tile).
+  double descend(const State& parent, const State& child, int turns, double alpha, double beta) {
+    if (!child.is_chance() && !child.is_terminal() && child.turn_player() != parent.turn_player())
+      return turns <= 1 ? leaf(child) : search(child, turns - 1, alpha, beta);
+    return search(child, turns, alpha, beta);
   }
 
  private:
@@ -152,7 +160,7 @@ class ExpectimaxPlayer::Search {
     for (int i = 0; i < n; ++i) {
       State child = s;
       child.apply(actions[i]);
-      const double r = search(child, turns, alpha, beta);
+      const double r = descend(s, child, turns, alpha, beta);
       if (maximise) {
         best = std::max(best, r);
         alpha = std::max(alpha, best);

@@ -268,7 +268,7 @@ class MctsPlayer::Search {
   PlayerValues leaf_rewards(State& s, Rng& rng, bool drawn) const {
     if (!s.is_terminal()) {
       if (o_.leaf == MctsOptions::Leaf::kEval && o_.finish_turn && !drawn && !s.is_chance())
-        return rewards(turn_end_points(s), s.num_players());
+        return rewards(turn_end_points(s, s.turn_player()), s.num_players());
       if (o_.leaf == MctsOptions::Leaf::kEval) return rewards(evaluator_.evaluate(s), s.num_players());
       int turns_left = o_.leaf == MctsOptions::Leaf::kTruncated ? o_.rollout_turns : -1;
       int turn = s.turn_player();
@@ -290,15 +290,16 @@ class MctsPlayer::Search {
     return rewards(scores, s.num_players());
   }
 
-  // The evaluator's points at the end of the turn under way, its remaining decisions (a deploy after a
+  // The evaluator's points at the end of `turn_player`'s turn, its remaining decisions (a deploy after a
   // placement, the Count's or a wagon's move) each taken by its decider as the one-ply heuristic would.
-  PlayerValues turn_end_points(const State& s) const {
+  // The turn ends at the next draw, or where another player's turn starts (the abbey round).
+  PlayerValues turn_end_points(const State& s, int turn_player) const {
     if (s.is_terminal()) {
       PlayerValues scores{};
       for (int p = 0; p < s.num_players(); ++p) scores[p] = s.score(p);
       return scores;
     }
-    if (s.is_chance()) return evaluator_.evaluate(s);
+    if (s.is_chance() || s.turn_player() != turn_player) return evaluator_.evaluate(s);
     ActionList actions;
     s.legal_actions(actions);
     const int me = s.current_player();
@@ -307,7 +308,7 @@ class MctsPlayer::Search {
     for (Action a : actions) {
       State next = s;
       next.apply(a);
-      const PlayerValues v = turn_end_points(next);
+      const PlayerValues v = turn_end_points(next, turn_player);
       double other = -std::numeric_limits<double>::infinity();
       for (int p = 0; p < s.num_players(); ++p)
         if (p != me) other = std::max(other, v[p]);

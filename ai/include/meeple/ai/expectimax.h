@@ -4,7 +4,8 @@
 // Depth counts turns: depth 1 tries every sequence of the player's own decisions this turn and evaluates
 // the position before the next draw (what the one-ply `heuristic` player does); depth 2 also averages over
 // every tile the next player may draw and lets them answer with their best turn; and so on. Decisions by
-// other players inside a turn (the Count, wagons) are searched like any other.
+// other players inside a turn (the Count, wagons) are searched like any other. A turn also ends where the
+// next player's starts without a draw (the abbey round after the last tile).
 //
 // Values are the searching player's: tanh(margin / reward_scale) of the evaluator's estimate (or of the
 // final scores), the margin being the player's points minus the best opponent's. They lie in (-1, 1),
