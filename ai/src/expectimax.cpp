@@ -109,18 +109,10 @@ class ExpectimaxPlayer::Search {
 
  private:
   double leaf(const State& s) {
-    PlayerValues points{};
-    if (s.is_terminal()) {
-      for (int p = 0; p < s.num_players(); ++p) points[p] = s.score(p);
-    } else {
-      if (budgeted_ && spent()) throw OutOfBudget{};
-      evaluations_.fetch_add(1, std::memory_order_relaxed);
-      points = evaluator_.evaluate(s);
-    }
-    double best_other = -std::numeric_limits<double>::infinity();
-    for (int p = 0; p < s.num_players(); ++p)
-      if (p != me_) best_other = std::max(best_other, points[p]);
-    return std::tanh((points[me_] - best_other) / o_.reward_scale);
+    if (s.is_terminal()) return std::tanh(margin(points_of(s), me_, s.num_players()) / o_.reward_scale);
+    if (budgeted_ && spent()) throw OutOfBudget{};
+    evaluations_.fetch_add(1, std::memory_order_relaxed);
+    return std::tanh(margin(evaluator_.evaluate(s), me_, s.num_players()) / o_.reward_scale);
   }
 
   bool spent() const {
@@ -249,6 +241,7 @@ ExpectimaxPlayer::ExpectimaxPlayer(ExpectimaxOptions options)
 
 double ExpectimaxPlayer::value(const State& state, int depth) {
   require_decision(state);
+  check_rules(state.rules());
   evaluations_.store(0);
   Search search(options_, *evaluator_, state.current_player(), evaluations_);
   Action best = Action::none();

@@ -197,11 +197,7 @@ class MctsPlayer::Search {
     for (int i = 0; i < actions.size; ++i) {
       State next = s;
       next.apply(actions[i]);
-      const PlayerValues v = evaluator_.evaluate(next);
-      double other = -1e18;
-      for (int p = 0; p < s.num_players(); ++p)
-        if (p != me) other = std::max(other, v[p]);
-      prior[i] = static_cast<float>((v[me] - other) / o_.prior_temperature);
+      prior[i] = static_cast<float>(margin(evaluator_.evaluate(next), me, s.num_players()) / o_.prior_temperature);
       best = std::max(best, prior[i]);
     }
     float sum = 0;
@@ -285,20 +281,14 @@ class MctsPlayer::Search {
       }
       if (!s.is_terminal()) return rewards(evaluator_.evaluate(s), s.num_players());
     }
-    PlayerValues scores{};
-    for (int p = 0; p < s.num_players(); ++p) scores[p] = s.score(p);
-    return rewards(scores, s.num_players());
+    return rewards(points_of(s), s.num_players());
   }
 
   // The evaluator's points at the end of `turn_player`'s turn, its remaining decisions (a deploy after a
   // placement, the Count's or a wagon's move) each taken by its decider as the one-ply heuristic would.
   // The turn ends at the next draw, or where another player's turn starts (the abbey round).
   PlayerValues turn_end_points(const State& s, int turn_player) const {
-    if (s.is_terminal()) {
-      PlayerValues scores{};
-      for (int p = 0; p < s.num_players(); ++p) scores[p] = s.score(p);
-      return scores;
-    }
+    if (s.is_terminal()) return points_of(s);
     if (s.is_chance() || s.turn_player() != turn_player) return evaluator_.evaluate(s);
     ActionList actions;
     s.legal_actions(actions);
@@ -309,11 +299,8 @@ class MctsPlayer::Search {
       State next = s;
       next.apply(a);
       const PlayerValues v = turn_end_points(next, turn_player);
-      double other = -std::numeric_limits<double>::infinity();
-      for (int p = 0; p < s.num_players(); ++p)
-        if (p != me) other = std::max(other, v[p]);
-      if (v[me] - other > best_margin) {
-        best_margin = v[me] - other;
+      if (const double m = margin(v, me, s.num_players()); m > best_margin) {
+        best_margin = m;
         best = v;
       }
     }
@@ -323,12 +310,8 @@ class MctsPlayer::Search {
   PlayerValues rewards(const PlayerValues& points, int players) const {
     PlayerValues out{};
     for (int p = 0; p < players; ++p) {
-      double best_other = -std::numeric_limits<double>::infinity();
-      for (int q = 0; q < players; ++q)
-        if (q != p) best_other = std::max(best_other, points[q]);
-      const double margin = points[p] - best_other;
-      out[p] = o_.reward == MctsOptions::Reward::kWin ? (margin > 0) - (margin < 0)
-                                                      : std::tanh(margin / o_.reward_scale);
+      const double m = margin(points, p, players);
+      out[p] = o_.reward == MctsOptions::Reward::kWin ? (m > 0) - (m < 0) : std::tanh(m / o_.reward_scale);
     }
     return out;
   }

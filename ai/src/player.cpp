@@ -34,11 +34,7 @@ double OnePlyPlayer::value_after(const State& state, Action a, int me) const {
     for (Action f : follow) best = std::max(best, value_after(next, f, me));
     return best;
   }
-  const PlayerValues v = evaluator_->evaluate(next);
-  double best_other = -1e18;
-  for (int p = 0; p < next.num_players(); ++p)
-    if (p != me) best_other = std::max(best_other, v[p]);
-  return v[me] - best_other;
+  return margin(evaluator_->evaluate(next), me, next.num_players());
 }
 
 Action OnePlyPlayer::choose(const State& state) {

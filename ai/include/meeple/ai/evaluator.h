@@ -6,6 +6,7 @@
 // any number of search threads.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <memory>
 #include <optional>
@@ -21,6 +22,21 @@
 namespace meeple {
 
 using PlayerValues = std::array<double, kMaxPlayers>;
+
+// What players maximise: seat `me`'s value minus the best other seat's.
+inline double margin(const PlayerValues& v, int me, int players) {
+  double best_other = -1e300;
+  for (int p = 0; p < players; ++p)
+    if (p != me) best_other = std::max(best_other, v[p]);
+  return v[me] - best_other;
+}
+
+// The points so far of every seat (the final scores once the game is over).
+inline PlayerValues points_of(const State& s) {
+  PlayerValues v{};
+  for (int p = 0; p < s.num_players(); ++p) v[p] = s.score(p);
+  return v;
+}
 
 class Evaluator {
  public:
