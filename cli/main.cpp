@@ -229,12 +229,17 @@ int run_match(const std::vector<std::string>& bots, int games, int players, int 
 // positions. See MctsPlayer::Profile.
 int run_analyze(const std::string& bot, const std::vector<int>& budgets, int games, int players, uint64_t seed,
                 const std::string& expansions, const std::vector<std::string>& options) {
-  if (bot.rfind("mcts", 0) != 0) throw std::invalid_argument("--bot must be an mcts spec, e.g. mcts:c=0.4");
+  if (bot.substr(0, bot.find(':')) != "mcts") throw std::invalid_argument("--bot must be an mcts spec, e.g. mcts:c=0.4");
   const Rules rules = make_rules(players, expansions, options);
-  const std::string sep = bot.find(':') == std::string::npos ? ":" : ",";
+  const std::string sep = bot.find(':') == std::string::npos ? ":" : bot.back() == ':' ? "" : ",";
   for (int b : budgets)
     if (b < 1) throw std::invalid_argument("--iterations must be positive");
-  (void)make_player(bot + sep + "iterations=1", 0);  // a bad spec fails before any game is played
+  // A bad spec fails before any game is played.
+  auto mcts_bot = [&](int iterations, uint64_t bot_seed) {
+    auto player = make_player(bot + sep + "iterations=" + std::to_string(iterations) + ",reuse=0", bot_seed);
+    return std::unique_ptr<MctsPlayer>(static_cast<MctsPlayer*>(player.release()));  // an mcts spec makes one
+  };
+  (void)mcts_bot(1, 0);
   std::vector<State> positions;
   for (int g = 0; g < games; ++g) {
     int placements = 0;
@@ -255,8 +260,7 @@ int run_analyze(const std::string& bot, const std::vector<int>& budgets, int gam
            at_root = 0, max_depth = 0;
     std::vector<double> reach(kDepths, 0);
     for (size_t i = 0; i < positions.size(); ++i) {
-      auto player = make_player(bot + sep + "iterations=" + std::to_string(budget) + ",reuse=0", seed + i);
-      auto* mcts = dynamic_cast<MctsPlayer*>(player.get());
+      const auto mcts = mcts_bot(budget, seed + i);
       mcts->choose(positions[i]);
       const MctsPlayer::Profile p = mcts->profile();
       const double sims = static_cast<double>(std::max<int64_t>(1, p.simulations));
