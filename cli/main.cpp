@@ -244,7 +244,7 @@ int run_analyze(const std::string& bot, const std::vector<int>& budgets, int gam
   for (int g = 0; g < games; ++g) {
     int placements = 0;
     std::vector<std::string> heuristic(static_cast<size_t>(players), "heuristic");
-    play_game(rules, {heuristic, seed + static_cast<uint64_t>(g)}, nullptr, nullptr, [&](const State& s) {
+    play_game(rules, {heuristic, seed + static_cast<uint64_t>(g)}, nullptr, nullptr, [&](const State& s, const Player&) {
       if (s.phase() != Phase::kPlace) return;
       ++placements;
       if (placements == 10 || placements == 30 || placements == 50) positions.push_back(s);

@@ -63,21 +63,23 @@ PlayerValues LinearEvaluator::evaluate(const State& state) const {
   return out;
 }
 
-bool FittedEvaluator::fits(const Rules& rules) const {
-  if (!trained_on_) return true;
-  if (trained_on_->expansions != rules.expansions) return false;
+std::string rules_mismatch(const std::string& what, const std::optional<Rules>& trained_on, const Rules& rules) {
+  if (!trained_on) return "";
+  bool fits = trained_on->expansions == rules.expansions;
   for (int i = 0; i < kNumOptions; ++i) {
     const uint8_t owner = option_specs()[i].expansion;
-    if ((owner == 0 || (rules.expansions & owner)) && trained_on_->options[i] != rules.options[i]) return false;
+    if ((owner == 0 || (rules.expansions & owner)) && trained_on->options[i] != rules.options[i]) fits = false;
   }
-  return true;
+  if (fits) return "";
+  return what + " was fitted to " + describe(*trained_on) + ", not to this game: " + describe(rules);
 }
 
+bool FittedEvaluator::fits(const Rules& rules) const { return rules_mismatch("", trained_on_, rules).empty(); }
+
 void FittedEvaluator::check_rules(const Rules& rules) const {
-  if (!fits(rules))
-    throw std::invalid_argument("evaluator '" + name_ + "' was fitted to " + describe(*trained_on_) + ", not to this game: " +
-                                describe(rules) + "; fit weights to these rules (python -m meeple train), or use the "
-                                "default evaluator 'trained'");
+  if (const std::string why = rules_mismatch("evaluator '" + name_ + "'", trained_on_, rules); !why.empty())
+    throw std::invalid_argument(why + "; fit weights to these rules (python -m meeple train), or use the default "
+                                "evaluator 'trained'");
 }
 
 MlpEvaluator::MlpEvaluator(std::vector<Layer> layers, std::string name, std::optional<Rules> trained_on)
@@ -298,24 +300,31 @@ std::shared_ptr<const FittedEvaluator> load_evaluator(const std::string& path) {
   return evaluator_from_json(read_file(path), path);
 }
 
-TrainedEvaluator::TrainedEvaluator() {
-  const auto files = nlohmann::json::parse(kShippedWeights);
-  for (size_t i = 0; i < files.size(); ++i) {
-    sets_.push_back(evaluator_from_json(files[i].dump(), "shipped weights #" + std::to_string(i)));
-    if (!sets_.back()->trained_on()) throw std::logic_error("shipped weights must name their rules");
-  }
+std::array<uint8_t, 1 << kNumExpansions> covering_sets(const std::vector<int>& trained) {
+  std::array<uint8_t, 1 << kNumExpansions> out{};
   for (int mask = 0; mask < (1 << kNumExpansions); ++mask) {
     int best = -1;
-    for (size_t i = 0; i < sets_.size(); ++i) {
-      const int trained = sets_[i]->trained_on()->expansions;
-      if ((trained & mask) != mask) continue;
-      if (best < 0 || std::popcount(static_cast<unsigned>(trained)) <
-                          std::popcount(static_cast<unsigned>(sets_[static_cast<size_t>(best)]->trained_on()->expansions)))
+    for (size_t i = 0; i < trained.size(); ++i) {
+      if ((trained[i] & mask) != mask) continue;
+      if (best < 0 || std::popcount(static_cast<unsigned>(trained[i])) <
+                          std::popcount(static_cast<unsigned>(trained[static_cast<size_t>(best)])))
         best = static_cast<int>(i);
     }
     if (best < 0) throw std::logic_error("the shipped weights must include a set for all expansions together");
-    for_expansions_[static_cast<size_t>(mask)] = static_cast<uint8_t>(best);
+    out[static_cast<size_t>(mask)] = static_cast<uint8_t>(best);
   }
+  return out;
+}
+
+TrainedEvaluator::TrainedEvaluator() {
+  const auto files = nlohmann::json::parse(kShippedWeights);
+  std::vector<int> trained;
+  for (size_t i = 0; i < files.size(); ++i) {
+    sets_.push_back(evaluator_from_json(files[i].dump(), "shipped weights #" + std::to_string(i)));
+    if (!sets_.back()->trained_on()) throw std::logic_error("shipped weights must name their rules");
+    trained.push_back(sets_.back()->trained_on()->expansions);
+  }
+  for_expansions_ = covering_sets(trained);
 }
 
 std::shared_ptr<const Evaluator> make_evaluator(const std::string& spec) {

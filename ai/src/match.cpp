@@ -22,8 +22,14 @@ State play_game(const Rules& rules, const GameSpec& game, std::string* record_li
   RecordBuilder record(rules, game.bots, static_cast<int64_t>(game.seed));
   while (!state.is_terminal()) {
     if (stop && stop->load(std::memory_order_relaxed)) return state;
-    if (on_decision && !state.is_chance()) on_decision(state);
-    const Action a = state.is_chance() ? dealer.deal(state) : seats[static_cast<size_t>(state.current_player())]->choose(state);
+    Action a;
+    if (state.is_chance()) {
+      a = dealer.deal(state);
+    } else {
+      Player& chooser = *seats[static_cast<size_t>(state.current_player())];
+      a = chooser.choose(state);
+      if (on_decision) on_decision(state, chooser);
+    }
     if (record_line) record.add(state, a);
     state.apply(a);
     for (auto& seat : seats) seat->observe(a);

@@ -190,19 +190,8 @@ class MctsPlayer::Search {
     return true;
   }
 
-  // Softmax of each action's one-ply margin (evaluator estimate of the acting player minus the best other).
   void compute_priors(const State& s, const ActionList& actions, std::array<float, kMaxActions>& prior) const {
-    const int me = s.current_player();
-    float best = -std::numeric_limits<float>::infinity();
-    for (int i = 0; i < actions.size; ++i) {
-      State next = s;
-      next.apply(actions[i]);
-      prior[i] = static_cast<float>(margin(evaluator_.evaluate(next), me, s.num_players()) / o_.prior_temperature);
-      best = std::max(best, prior[i]);
-    }
-    float sum = 0;
-    for (int i = 0; i < actions.size; ++i) sum += (prior[i] = std::exp(prior[i] - best));
-    for (int i = 0; i < actions.size; ++i) prior[i] /= sum;
+    o_.policy->priors(s, actions, prior);
   }
 
   Node* sample_chance(const Node& n, Rng& rng) const {
@@ -235,7 +224,7 @@ class MctsPlayer::Search {
       const int visits = c.visits.load(std::memory_order_relaxed);
       double score;
       if (o_.puct) {
-        const double q = visits ? value_of(c, p, visits) : parent_mean;
+        const double q = visits ? value_of(c, p, visits) : parent_mean - std::max(0.0, o_.fpu);
         score = q + o_.exploration * c.prior * sqrt_n / (1 + visits);
       } else {
         if (visits == 0) {
@@ -324,7 +313,10 @@ class MctsPlayer::Search {
 
 MctsPlayer::MctsPlayer(MctsOptions options)
     : options_(std::move(options)), rng_(options_.seed),
-      evaluator_(options_.evaluator ? options_.evaluator : make_evaluator("trained")) {}
+      evaluator_(options_.evaluator ? options_.evaluator : make_evaluator("trained")) {
+  if (options_.exploration < 0) options_.exploration = options_.puct ? 1.0 : 0.4;
+  if (!options_.policy && (options_.puct || options_.widening > 0)) options_.policy = make_policy("trained");
+}
 
 MctsPlayer::~MctsPlayer() = default;
 

@@ -117,7 +117,7 @@ E parse_choice(const std::string& v, std::initializer_list<std::pair<const char*
 std::string bot_spec_help() {
   return "bots are: random, greedy, heuristic[:eval=trained|handtuned|endnow|FILE.json], "
          "mcts[:iterations=N,ms=N,threads=N,parallel=tree|root,worlds=N,leaf=rollout|truncated|eval,turns=N,"
-         "eval=trained|handtuned|endnow|FILE.json,c=X,scale=X,chance=full|sample,fpu=X,finish=0|1,reward=margin|win,puct=0|1,temp=X,widen=X,widen_exp=X,"
+         "eval=trained|handtuned|endnow|FILE.json,c=X,scale=X,chance=full|sample,fpu=X,finish=0|1,reward=margin|win,puct=0|1,policy=trained|oneply|FILE.json,temp=X,widen=X,widen_exp=X,"
          "reuse=0|1,max_nodes=N], expectimax[:depth=N,ms=N,evals=N,threads=N,prune=none|star1|star2,"
          "eval=trained|handtuned|endnow|FILE.json,scale=X]";
 }
@@ -140,6 +140,8 @@ std::unique_ptr<Player> make_player(const std::string& spec, uint64_t seed) {
     MctsOptions o;
     o.seed = seed;
     bool iterations_given = false;
+    bool one_ply_priors = false;
+    double temperature = 5.0;
     apply_params(name, params, {
         {"iterations", [&](const std::string& v) { o.iterations = parse_int(v, 0, 1 << 30); iterations_given = true; }},
         {"ms", [&](const std::string& v) { o.milliseconds = parse_int(v, 0, 1 << 30); }},
@@ -156,12 +158,17 @@ std::unique_ptr<Player> make_player(const std::string& spec, uint64_t seed) {
         {"finish", [&](const std::string& v) { o.finish_turn = parse_int(v, 0, 1); }},
         {"fpu", [&](const std::string& v) { o.fpu = parse_double(v, -1, 10); }},
         {"puct", [&](const std::string& v) { o.puct = parse_int(v, 0, 1); }},
-        {"temp", [&](const std::string& v) { o.prior_temperature = parse_double(v, 1e-3, 1e6); }},
+        {"temp", [&](const std::string& v) { temperature = parse_double(v, 1e-3, 1e6); }},
+        {"policy", [&](const std::string& v) {
+          one_ply_priors = v == "oneply";  // built below: it needs the evaluator, which may come later
+          o.policy = one_ply_priors ? nullptr : make_policy(v);
+        }},
         {"widen", [&](const std::string& v) { o.widening = parse_double(v, 0, 1e6); }},
         {"widen_exp", [&](const std::string& v) { o.widening_exponent = parse_double(v, 0, 1); }},
         {"reuse", [&](const std::string& v) { o.reuse_tree = parse_int(v, 0, 1); }},
         {"max_nodes", [&](const std::string& v) { o.max_nodes = static_cast<size_t>(parse_int(v, 1000, 1 << 30)); }},
     });
+    if (one_ply_priors) o.policy = std::make_shared<OnePlyPolicy>(o.evaluator ? o.evaluator : make_evaluator("trained"), temperature);
     if (o.milliseconds > 0 && !iterations_given) o.iterations = 0;  // "ms=1000" alone: time only
     if (o.iterations <= 0 && o.milliseconds <= 0) throw std::invalid_argument("bot mcts needs iterations > 0 or ms > 0");
     return std::make_unique<MctsPlayer>(o);

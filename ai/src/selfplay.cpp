@@ -3,6 +3,8 @@
 #include <mutex>
 
 #include "meeple/ai/features.h"
+#include "meeple/ai/mcts.h"
+#include "meeple/ai/policy.h"
 #include "meeple/tiles.h"
 
 namespace meeple {
@@ -38,7 +40,7 @@ SelfPlayData generate_selfplay(const Rules& rules, const std::vector<GameSpec>& 
     std::vector<float> features;
     std::vector<uint8_t> remaining;
     std::vector<int8_t> to_move;
-    const State final_state = play_game(rules, games[g], nullptr, stop, [&](const State& s) {
+    const State final_state = play_game(rules, games[g], nullptr, stop, [&](const State& s, const Player&) {
       const size_t at = features.size();
       features.resize(at + static_cast<size_t>(s.num_players()) * kNumFeatures);
       extract_features(s, std::span<float>(features).subspan(at));
@@ -59,6 +61,73 @@ SelfPlayData generate_selfplay(const Rules& rules, const std::vector<GameSpec>& 
     append_ranks(final_state, data.ranks);
     if (on_finished) on_finished(static_cast<int>(data.finished.size()));
   });
+  return data;
+}
+
+PolicyData generate_policy_data(const Rules& rules, const std::vector<GameSpec>& games, int jobs,
+                                const std::atomic<bool>* stop, const std::function<void(int)>& on_finished) {
+  check_games(rules, games);
+  for (const GameSpec& g : games)
+    for (const std::string& bot : g.bots)
+      if (!dynamic_cast<MctsPlayer*>(make_player(bot, 0).get()))
+        throw std::invalid_argument("policy training needs search visits: bot '" + bot + "' is not an mcts bot");
+  // Each game's decisions, kept apart until it ends (an abandoned game leaves nothing behind) and joined
+  // in the order given, so the data does not depend on the number of jobs.
+  struct Game {
+    bool finished = false;
+    std::vector<int8_t> to_move;
+    std::vector<int32_t> counts;  // actions per decision
+    std::vector<float> features, action_features;
+    std::vector<int32_t> visits;
+    std::vector<int16_t> final_scores;
+  };
+  std::vector<Game> played(games.size());
+  std::mutex mutex;
+  int finished = 0;
+  for_each_game(games.size(), jobs, stop, [&](size_t g) {
+    Game& game = played[g];
+    const State final_state = play_game(rules, games[g], nullptr, stop, [&](const State& s, const Player& chooser) {
+      ActionList actions;
+      s.legal_actions(actions);
+      if (actions.size < 2) return;
+      const auto& root = static_cast<const MctsPlayer&>(chooser).last_root();
+      game.to_move.push_back(static_cast<int8_t>(s.current_player()));
+      game.counts.push_back(actions.size);
+      size_t at = game.features.size();
+      game.features.resize(at + static_cast<size_t>(s.num_players()) * kNumFeatures);
+      extract_features(s, std::span<float>(game.features).subspan(at));
+      at = game.action_features.size();
+      game.action_features.resize(at + static_cast<size_t>(actions.size) * kNumActionFeatures);
+      extract_action_features(s, actions, std::span<float>(game.action_features).subspan(at));
+      for (const Action a : actions) {
+        const auto it = std::find_if(root.begin(), root.end(), [&](const MctsPlayer::RootChild& c) { return c.action == a; });
+        game.visits.push_back(it == root.end() ? 0 : it->visits);
+      }
+    });
+    if (!final_state.is_terminal()) return;
+    game.finished = true;
+    for (int p = 0; p < rules.players; ++p) game.final_scores.push_back(static_cast<int16_t>(final_state.score(p)));
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (on_finished) on_finished(++finished);
+  });
+  PolicyData data;
+  data.players = rules.players;
+  data.first_action.push_back(0);
+  auto append = [](auto& to, const auto& from) { to.insert(to.end(), from.begin(), from.end()); };
+  for (size_t g = 0; g < played.size(); ++g) {
+    const Game& game = played[g];
+    if (!game.finished) continue;
+    for (const int32_t count : game.counts) {
+      data.game.push_back(static_cast<int32_t>(g));
+      data.first_action.push_back(data.first_action.back() + count);
+    }
+    append(data.to_move, game.to_move);
+    append(data.features, game.features);
+    append(data.action_features, game.action_features);
+    append(data.visits, game.visits);
+    append(data.final_scores, game.final_scores);
+    data.finished.push_back(static_cast<int32_t>(g));
+  }
   return data;
 }
 

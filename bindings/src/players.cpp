@@ -15,6 +15,7 @@
 #include "meeple/ai/match.h"
 #include "meeple/ai/mcts.h"
 #include "meeple/ai/player.h"
+#include "meeple/ai/policy.h"
 #include "meeple/ai/selfplay.h"
 
 namespace meeple::python {
@@ -136,6 +137,71 @@ Subclass it in Python (define choose, optionally observe) to play in the same ga
       }, py::arg("rules"), "The shipped weights used for games with these rules.");
   m.def("make_evaluator", [](const std::string& spec) { return std::const_pointer_cast<Evaluator>(make_evaluator(spec)); },
         py::arg("spec"), (std::string("An evaluator from its spec: ") + kEvaluatorSpecHelp + ".").c_str());
+
+  m.attr("ACTION_FEATURE_NAMES") = std::vector<std::string>(kActionFeatureNames.begin(), kActionFeatureNames.end());
+  m.def("action_features", [](const State& s) {
+    if (s.is_chance() || s.is_terminal()) throw std::invalid_argument("action features need a decision node, not a chance or terminal one");
+    ActionList actions;
+    s.legal_actions(actions);
+    py::array_t<float> out({static_cast<py::ssize_t>(actions.size), static_cast<py::ssize_t>(kNumActionFeatures)});
+    extract_action_features(s, actions, std::span<float>(out.mutable_data(), static_cast<size_t>(out.size())));
+    return out;
+  }, py::arg("state"), "One row per legal action (in legal_actions() order) of the features a policy network reads "
+                       "(columns named by ACTION_FEATURE_NAMES), float32.");
+  py::class_<PolicyNet, std::shared_ptr<PolicyNet>>(m, "PolicyNet",
+      "A prior over the legal actions of any decision, from each action's features (policy weight files).")
+      .def_static("from_json", [](const std::string& text, const std::string& source) {
+        return std::make_shared<PolicyNet>(PolicyNet::from_json(text, source));
+      }, py::arg("text"), py::arg("source") = "policy")
+      .def_static("load", [](const std::string& path) { return std::const_pointer_cast<PolicyNet>(load_policy(path)); },
+                  py::arg("path"))
+      .def("priors", [](const PolicyNet& net, const State& s) {
+        if (s.is_chance() || s.is_terminal()) throw std::invalid_argument("priors need a decision node, not a chance or terminal one");
+        ActionList actions;
+        s.legal_actions(actions);
+        std::vector<float> out(static_cast<size_t>(actions.size));
+        net.priors(s, actions, out);
+        return out;
+      }, py::arg("state"), "The prior of each legal action, in legal_actions() order.")
+      .def("check_rules", &PolicyNet::check_rules, py::arg("rules"))
+      .def("to_json", &PolicyNet::to_json)
+      .def_property_readonly("name", &PolicyNet::name)
+      .def_property_readonly("layers", [](const PolicyNet& net) {
+        py::list out;
+        for (const auto& l : net.layers()) out.append(py::make_tuple(Eigen::MatrixXf(l.weights), Eigen::VectorXf(l.bias)));
+        return out;
+      }, "[(weights [outputs, inputs], bias [outputs])] per layer, inputs of the first in ACTION_FEATURE_NAMES order.");
+
+  m.def("generate_policy_data", [](const Rules& rules, const GameList& games, int jobs, const py::object& on_finished) {
+    const std::vector<GameSpec> specs = game_specs(games);
+    PolicyData data;
+    const auto interrupt = run_watching_signals([&](const std::atomic<bool>& stop, const InPython& in_python) {
+      data = generate_policy_data(rules, specs, jobs, &stop, [&](int finished) {
+        if (!on_finished.is_none()) in_python([&] { on_finished(finished); });
+      });
+    });
+    const auto n = static_cast<py::ssize_t>(data.decisions()), a = static_cast<py::ssize_t>(data.actions());
+    const auto g = static_cast<py::ssize_t>(data.finished.size());
+    const py::ssize_t p = data.players, f = kNumFeatures, k = kNumActionFeatures;
+    py::dict out;
+    out["game"] = py::array_t<int32_t>({n}, data.game.data());
+    out["to_move"] = py::array_t<int8_t>({n}, data.to_move.data());
+    out["first_action"] = py::array_t<int32_t>({n + 1}, data.first_action.data());
+    out["features"] = py::array_t<float>({n, p, f}, data.features.data());
+    out["action_features"] = py::array_t<float>({a, k}, data.action_features.data());
+    out["visits"] = py::array_t<int32_t>({a}, data.visits.data());
+    out["finished"] = py::array_t<int32_t>({g}, data.finished.data());
+    out["final_scores"] = py::array_t<int16_t>({g, p}, data.final_scores.data());
+    out["interrupted"] = static_cast<bool>(interrupt);
+    return out;
+  }, py::arg("rules"), py::arg("games"), py::arg("jobs") = 1, py::arg("on_finished") = py::none(),
+        R"doc(Decisions for training a policy network, from self-play between mcts bots in C++ threads (the GIL released).
+
+games as for play_games; every seat an mcts spec. Every decision with two or more legal actions of every
+finished game is kept. Returns a dict of numpy arrays: per decision game, to_move, features [decisions, seats,
+FEATURE_NAMES]; first_action [decisions + 1] (decision i's actions are rows first_action[i] to
+first_action[i + 1] - 1, in legal_actions() order); per action row action_features [rows, ACTION_FEATURE_NAMES]
+and visits (of the search that chose); per finished game finished and final_scores; and interrupted.)doc");
 
   m.def("play_games", [](const Rules& rules, const GameList& games, int jobs, bool records, const py::object& on_finished) {
     const std::vector<GameSpec> specs = game_specs(games);

@@ -1042,9 +1042,13 @@ int State::score(int player) const {
 
 std::array<int, kMaxPlayers> State::final_scores_if_ended_now() const {
   State copy = *this;
-  if (!copy.is_terminal()) copy.final_scoring();
+  return copy.score_as_if_ended();
+}
+
+std::array<int, kMaxPlayers> State::score_as_if_ended() {
+  if (!is_terminal()) final_scoring();
   std::array<int, kMaxPlayers> out{};
-  for (int p = 0; p < rules_.players; ++p) out[p] = copy.score(p);
+  for (int p = 0; p < rules_.players; ++p) out[p] = score(p);
   return out;
 }
 

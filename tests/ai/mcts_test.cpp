@@ -24,22 +24,25 @@ std::unique_ptr<MctsPlayer> mcts(const std::string& spec, uint64_t seed = 7) {
   return std::unique_ptr<MctsPlayer>(dynamic_cast<MctsPlayer*>(p.release()));
 }
 
-// Every way of searching: the default (drawn tiles passed through, first-play urgency, leaves that finish
-// the turn) and the plain UCT before it, two threads on one tree, root parallelism, determinizations, PUCT,
-// progressive widening, random and truncated rollouts, the end-now evaluator, the win/loss reward.
+// Every way of searching: the default (PUCT guided by the shipped policy networks, drawn tiles passed
+// through, first-play urgency, leaves that finish the turn), UCT, the plain UCT before issue 12, two
+// threads on one tree, root parallelism, determinizations, one-ply priors, progressive widening, random and
+// truncated rollouts, the end-now evaluator, the win/loss reward.
 const char* const kConfigurations[] = {
-    "mcts:iterations=3000",
-    "mcts:iterations=3000,chance=full,fpu=-1,finish=0",  // the default before issue 12
+    "mcts:iterations=1500",                             // PUCT guided by the shipped policy networks
+    "mcts:iterations=3000,puct=0",                      // UCT, the default before the policy networks
+    "mcts:iterations=3000,puct=0,chance=full,fpu=-1,finish=0",  // the default before issue 12
     "mcts:iterations=3000,leaf=rollout,c=0.7",
     "mcts:iterations=3000,threads=2",
     "mcts:iterations=2000,threads=2,parallel=root",
     "mcts:iterations=3000,worlds=6",
-    "mcts:iterations=1500,puct=1,leaf=eval",
+    "mcts:iterations=1500,policy=oneply,leaf=eval",
     "mcts:iterations=3000,widen=2",
     "mcts:iterations=2000,leaf=truncated,turns=2",
     "mcts:iterations=1500,leaf=eval,eval=endnow",
     "mcts:iterations=3000,reward=win",
     "mcts:iterations=3000,chance=full,threads=2",
+    "mcts:iterations=2000,threads=2,puct=0",
 };
 
 class EverySearch : public ::testing::TestWithParam<const char*> {};

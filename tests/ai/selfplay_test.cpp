@@ -34,7 +34,7 @@ TEST(SelfPlay, PositionsAreTheDecisionNodesOfEachFinishedGame) {
     const int g = data.finished[k];
     std::vector<State> decisions;
     const State final_state = play_game(rules, games[static_cast<size_t>(g)], nullptr, nullptr,
-                                        [&](const State& s) { decisions.push_back(s); });
+                                        [&](const State& s, const Player&) { decisions.push_back(s); });
     ASSERT_GT(decisions.size(), 40u);
     for (size_t i = 0; i < decisions.size(); ++i, ++at) {
       ASSERT_LT(at, data.positions());
@@ -86,7 +86,7 @@ TEST(SelfPlay, GamesStoppedMidwayLeaveNoPositions) {
   ASSERT_EQ(positions.size(), data.games()) << "positions of a game that did not finish";
   for (int g : data.finished) {
     size_t decisions = 0;
-    play_game(Rules{}, games[static_cast<size_t>(g)], nullptr, nullptr, [&](const State&) { ++decisions; });
+    play_game(Rules{}, games[static_cast<size_t>(g)], nullptr, nullptr, [&](const State&, const Player&) { ++decisions; });
     EXPECT_EQ(positions[g], decisions);
   }
 }

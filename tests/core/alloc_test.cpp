@@ -1,5 +1,6 @@
-// Proves that legal-move generation, chance outcomes, apply and the evaluators never touch the heap: global
-// operator new is replaced by a counting one, and whole random games are played inside the counted window.
+// Proves that legal-move generation, chance outcomes, apply, the evaluators and the policy networks never
+// touch the heap: global operator new is replaced by a counting one, and whole random games are played
+// inside the counted window.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -8,6 +9,7 @@
 
 #include "meeple/ai/evaluator.h"
 #include "meeple/ai/player.h"
+#include "meeple/ai/policy.h"
 #include "meeple/random.h"
 
 namespace {
@@ -89,14 +91,30 @@ TEST(Allocation, NoHeapAllocationInEvaluators) {
   Eigen::MatrixXf w2 = Eigen::MatrixXf::Constant(1, MlpEvaluator::kMaxWidth, 0.5f);
   const MlpEvaluator mlp({{w1, Eigen::VectorXf::Zero(MlpEvaluator::kMaxWidth)}, {w2, Eigen::VectorXf::Zero(1)}}, "wide",
                          std::nullopt);
+  // Policy networks too: the shipped ones and one of the widest allowed, at every decision.
+  const auto shipped_policy = make_policy("trained");
+  const PolicyNet wide_policy(
+      {{Eigen::MatrixXf::Constant(PolicyNet::kMaxWidth, kNumActionFeatures, 0.01f), Eigen::VectorXf::Zero(PolicyNet::kMaxWidth)},
+       {Eigen::MatrixXf::Constant(PolicyNet::kMaxWidth, PolicyNet::kMaxWidth, 0.01f), Eigen::VectorXf::Zero(PolicyNet::kMaxWidth)},
+       {Eigen::MatrixXf::Constant(1, PolicyNet::kMaxWidth, 0.5f), Eigen::VectorXf::Zero(1)}},
+      "wide", std::nullopt);
+  std::array<float, kMaxActions> priors;
   Dealer dealer(5);
   RandomPlayer bot(5);
   State s(rules);
   double sum = 0;
   const long before = allocations.load();
   while (!s.is_terminal()) {
+    ActionList actions;
+    s.legal_actions(actions);
     counting = true;
     sum += trained->evaluate(s)[0] + mlp.evaluate(s)[1];
+    if (!s.is_chance()) {
+      shipped_policy->priors(s, actions, priors);
+      sum += priors[0];
+      wide_policy.priors(s, actions, priors);
+      sum += priors[0];
+    }
     counting = false;
     s.apply(s.is_chance() ? dealer.deal(s) : bot.choose(s));
   }

@@ -8,10 +8,12 @@
         state.apply(action)
     print(state.scores)
 
-Training evaluators from self-play: meeple.training (python -m meeple train).
+Training evaluators from self-play: meeple.training (python -m meeple train). Policy networks for guided
+search, trained on MCTS visit counts: meeple.policy (python -m meeple train-policy).
 """
 
 from ._meeple import (
+    ACTION_FEATURE_NAMES,
     FEATURE_NAMES,
     MAX_PLAYERS,
     SCORE_CATEGORIES,
@@ -22,14 +24,17 @@ from ._meeple import (
     LinearEvaluator,
     MlpEvaluator,
     Player,
+    PolicyNet,
     RecordBuilder,
     Rules,
     RulesError,
     State,
     TrainedEvaluator,
+    action_features,
     action_space_size,
     board_planes,
     encode_action,
+    generate_policy_data,
     generate_selfplay,
     legal_action_mask,
     make_evaluator,
@@ -46,6 +51,7 @@ from .tournament import TournamentResult, tournament, wilson
 from .viewer import viewer_html, write_viewer
 
 __all__ = [
+    "ACTION_FEATURE_NAMES", "PolicyNet", "action_features", "generate_policy_data",
     "FEATURE_NAMES", "MAX_PLAYERS", "SCORE_CATEGORIES", "Action", "Dealer", "Evaluator", "FittedEvaluator",
     "LinearEvaluator", "MlpEvaluator", "Player", "TrainedEvaluator",
     "RecordBuilder", "Rules", "RulesError", "State", "action_space_size", "board_planes", "encode_action",

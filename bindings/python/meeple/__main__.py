@@ -3,6 +3,7 @@
     python -m meeple tournament --bots mcts:iterations=2000 heuristic greedy random --games 48 --players 2 \
         --seed 1 --out runs/ladder
     python -m meeple train --expansions river2 --generations 6 --games 400 --out runs/train-river2
+    python -m meeple train-policy --games 200 --bot mcts:iterations=800 --out runs/policy-base
     python -m meeple replay runs/ladder/games.jsonl
     python -m meeple render runs/ladder/games.jsonl --game 3 --actions 80 --out board.svg
     python -m meeple view runs/ladder/games.jsonl --game 3 --out game3.html
@@ -54,6 +55,19 @@ def cmd_train(args) -> int:
     rows = train(args.out, config, progress=not args.quiet, command="python -m meeple " + shlex.join(args.argv))
     print(generations_table(rows))
     print(f"wrote {args.out}/generations.csv, generations.png, best.json (the last promoted weights, or the start)")
+    return 0
+
+
+def cmd_train_policy(args) -> int:
+    from .policy import FitConfig, train_policy
+
+    rules = _meeple.Rules(players=args.players, expansions=list(args.expansions), options=parse_options(args.option))
+    config = FitConfig(hidden=tuple(args.hidden), epochs=args.epochs, lr=args.lr, seed=args.seed)
+    report = train_policy(args.out, rules, bot=args.bot, games=args.games, seed=args.seed, workers=args.workers,
+                          config=config, progress=not args.quiet, command="python -m meeple " + shlex.join(args.argv))
+    for key, value in report.items():
+        print(f"{key:>36}: {value:.4f}" if isinstance(value, float) else f"{key:>36}: {value}")
+    print(f"wrote {args.out}/data.npz, policy.json, report.json; play it with mcts:policy={args.out}/policy.json")
     return 0
 
 
@@ -152,6 +166,23 @@ def main(argv=None) -> int:
     tr.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="games at once (C++ threads)")
     tr.add_argument("--quiet", action="store_true", help="no progress bars")
     tr.set_defaults(run=cmd_train)
+    tp = sub.add_parser("train-policy", help="fit a policy network (priors for guided search) to MCTS self-play visits",
+                        description="Self-play between mcts bots, keeping each decision's root visits, then a fit "
+                        "of a small network whose softmax over the legal actions matches them. The result is a "
+                        "weight file for mcts:policy=FILE.json.")
+    tp.add_argument("--out", required=True, help="folder for data.npz, policy.json, report.json (reruns reuse the data)")
+    tp.add_argument("--players", type=int, default=2)
+    tp.add_argument("--expansions", nargs="*", default=[], help="river2 count king_robber cult_places abbey_mayor")
+    tp.add_argument("--option", action="append", default=[], help="rule option NAME=VALUE (repeatable)")
+    tp.add_argument("--games", type=int, default=200, help="self-play games")
+    tp.add_argument("--bot", default="mcts:iterations=800", help="the mcts spec of every seat in self-play")
+    tp.add_argument("--hidden", type=int, nargs="*", default=[32], help="hidden layer widths (at most 64)")
+    tp.add_argument("--epochs", type=int, default=20)
+    tp.add_argument("--lr", type=float, default=3e-3)
+    tp.add_argument("--seed", type=int, default=1, help="first tile seed of the games, and the fit's seed")
+    tp.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="games at once (C++ threads)")
+    tp.add_argument("--quiet", action="store_true", help="no progress bar")
+    tp.set_defaults(run=cmd_train_policy)
     r = sub.add_parser("replay", help="replay a file of records and print their scores")
     r.add_argument("file")
     r.set_defaults(run=cmd_replay)

@@ -264,26 +264,13 @@ def fit_mlp(data: Positions, hidden=(32,), epochs: int = 20, batch: int = 4096, 
     y_scale = float(np.sqrt((y * y).mean())) or 1.0
     xs, ys = (x / scale).astype(np.float32), (y / y_scale).astype(np.float32)
     rng = np.random.default_rng(seed)
-    sizes = [x.shape[1], *hidden, 1]
-    params = []
-    for n_in, n_out in zip(sizes[:-1], sizes[1:]):
-        params += [rng.normal(0, np.sqrt(1 / n_in), (n_out, n_in)).astype(np.float32), np.zeros(n_out, np.float32)]
-    moments = [(np.zeros_like(p), np.zeros_like(p)) for p in params]
-    step = 0
+    params = init_mlp([x.shape[1], *hidden, 1], rng)
+    adam = Adam(params, lr, weight_decay)
     for _ in range(epochs):
         order = rng.permutation(len(xs))
         for start in range(0, len(xs), batch):
             rows = order[start:start + batch]
-            grads = mlp_gradients(params, xs[rows], ys[rows])
-            step += 1
-            for i, (p, g) in enumerate(zip(params, grads)):
-                m, v = moments[i]
-                g = g + weight_decay * p
-                m *= 0.9
-                m += 0.1 * g
-                v *= 0.999
-                v += 0.001 * g * g
-                p -= lr * (m / (1 - 0.9 ** step)) / (np.sqrt(v / (1 - 0.999 ** step)) + 1e-8)
+            adam.step(mlp_gradients(params, xs[rows], ys[rows]))
     layers = [(params[i].astype(np.float64), params[i + 1].astype(np.float64)) for i in range(0, len(params), 2)]
     first_w, first_b = layers[0]
     layers[0] = (first_w / scale, first_b)
@@ -292,19 +279,56 @@ def fit_mlp(data: Positions, hidden=(32,), epochs: int = 20, batch: int = 4096, 
     return layers
 
 
-def mlp_gradients(params, x, y) -> list:
-    """Gradients of the mean squared error of the network [W1, b1, W2, b2, ...] on rows x, targets y."""
+def init_mlp(sizes, rng) -> list:
+    """Parameters [W1, b1, W2, b2, ...] of a network with these layer sizes (inputs first), float32."""
+    params = []
+    for n_in, n_out in zip(sizes[:-1], sizes[1:]):
+        params += [rng.normal(0, np.sqrt(1 / n_in), (n_out, n_in)).astype(np.float32), np.zeros(n_out, np.float32)]
+    return params
+
+
+def mlp_forward(params, x) -> list:
+    """Activations of each layer of [W1, b1, ...] on rows x, the input first and the (linear) output last."""
     acts = [x]
     for i in range(0, len(params) - 2, 2):
         acts.append(np.tanh(acts[-1] @ params[i].T + params[i + 1]))
-    out = acts[-1] @ params[-2].T + params[-1]
-    delta = 2 * (out[:, 0] - y)[:, None] / len(y)
+    acts.append(acts[-1] @ params[-2].T + params[-1])
+    return acts
+
+
+def mlp_backward(params, acts, delta) -> list:
+    """Gradients of [W1, b1, ...] given the activations (mlp_forward) and the loss gradient at the output."""
     grads = [None] * len(params)
     for i in range(len(params) - 2, -1, -2):
         grads[i], grads[i + 1] = delta.T @ acts[i // 2], delta.sum(axis=0)
         if i:
             delta = (delta @ params[i]) * (1 - acts[i // 2] ** 2)
     return grads
+
+
+def mlp_gradients(params, x, y) -> list:
+    """Gradients of the mean squared error of the network [W1, b1, W2, b2, ...] on rows x, targets y."""
+    acts = mlp_forward(params, x)
+    return mlp_backward(params, acts, 2 * (acts[-1][:, 0] - y)[:, None] / len(y))
+
+
+class Adam:
+    """Adam steps on a list of numpy parameters, updated in place."""
+
+    def __init__(self, params, lr: float, weight_decay: float = 0.0):
+        self.params, self.lr, self.weight_decay = params, lr, weight_decay
+        self.moments = [(np.zeros_like(p), np.zeros_like(p)) for p in params]
+        self.steps = 0
+
+    def step(self, grads) -> None:
+        self.steps += 1
+        for p, g, (m, v) in zip(self.params, grads, self.moments):
+            g = g + self.weight_decay * p
+            m *= 0.9
+            m += 0.1 * g
+            v *= 0.999
+            v += 0.001 * g * g
+            p -= self.lr * (m / (1 - 0.9 ** self.steps)) / (np.sqrt(v / (1 - 0.999 ** self.steps)) + 1e-8)
 
 
 class Linear:

@@ -192,6 +192,9 @@ class State {
   // Points each player would get if the game ended now (final scoring of the current board), without
   // changing the state. Equals score() once terminal.
   std::array<int, kMaxPlayers> final_scores_if_ended_now() const;
+  // The same, scoring this state in place (no copy): for a scratch copy that is only read afterwards (its
+  // board and figures are then as final scoring leaves them, not a position of the game).
+  std::array<int, kMaxPlayers> score_as_if_ended();
   // Seats with the highest score (ties share the win, B13); only meaningful when terminal.
   std::array<bool, kMaxPlayers> winners() const;
 

@@ -38,6 +38,16 @@ inline PlayerValues points_of(const State& s) {
   return v;
 }
 
+// Empty when weights fitted to `trained_on` (none: any rules) fit a game of `rules`; otherwise why not,
+// naming `what` (say "evaluator 'x'"). Weights fit other rules of the same expansions and the same
+// values of the options that matter to them; the player count may differ.
+std::string rules_mismatch(const std::string& what, const std::optional<Rules>& trained_on, const Rules& rules);
+
+// For every set of expansions (a bit mask), the index of the smallest of `trained` (the expansions each
+// shipped weight set was fitted to) containing it: what a game of those expansions is played with. Throws
+// std::logic_error unless some set holds every expansion.
+std::array<uint8_t, 1 << kNumExpansions> covering_sets(const std::vector<int>& trained);
+
 class Evaluator {
  public:
   virtual ~Evaluator() = default;

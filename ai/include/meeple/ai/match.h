@@ -19,8 +19,11 @@ struct GameSpec {
   uint64_t seed = 0;
 };
 
-// Called with every decision node of a game, before the seat to act chooses.
-using DecisionSeen = std::function<void(const State&)>;
+class Player;
+
+// Called at every decision node of a game once the seat to act has chosen, before the choice is applied:
+// the position, and the player who chose (whose statistics of the choice can then be read).
+using DecisionSeen = std::function<void(const State&, const Player& chooser)>;
 
 // Plays one game: seat p is make_player(bots[p], seed * 16 + p + 1), tiles come from Dealer(seed), every
 // seat observes every action. Sets `record_line` to the game's meeple-game/1 record when given. When `stop`

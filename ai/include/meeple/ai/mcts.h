@@ -1,6 +1,6 @@
 // Monte Carlo tree search over the game API.
 //
-// Decision nodes choose by UCT (or PUCT with evaluator priors) for the player to act; chance nodes (tile
+// Decision nodes choose by PUCT with a policy network's priors (or by UCT) for the player to act; chance nodes (tile
 // draws) sample the true probabilities of the remaining tiles, never a hidden order. A turn is split as
 // the game splits it (placement, then figure decisions), and values are kept per player, so 2 to 6 players
 // and decisions taken by others (the Count, wagons) need no special case. The reward of a finished or
@@ -23,13 +23,16 @@
 
 #include "meeple/ai/evaluator.h"
 #include "meeple/ai/player.h"
+#include "meeple/ai/policy.h"
 
 namespace meeple {
 
 struct MctsOptions {
   int iterations = 1000;       // simulations per move (0: no limit, then milliseconds must be set)
   int milliseconds = 0;        // time per move (0: no limit)
-  double exploration = 0.4;    // UCT constant (PUCT: the prior's weight), on rewards in [-1, 1]
+  // UCT constant (PUCT: the prior's weight), on rewards in [-1, 1]; negative: the formula's default, 0.4
+  // for UCT and 1.0 for PUCT (the best of those measured, docs/strength.md).
+  double exploration = -1;
   double reward_scale = 20.0;  // score margin that counts as a clear win
   enum class Reward { kMargin, kWin } reward = Reward::kMargin;
   // Leaf value: a random game to the end, a few random turns then the evaluator, or the evaluator alone.
@@ -40,7 +43,7 @@ struct MctsOptions {
   // one-ply heuristic would (each remaining decision by its decider, greedily) and evaluate its end, where
   // the evaluator was fitted, instead of the half-made move.
   bool finish_turn = true;
-  // Evaluator for kTruncated/kEval leaves and for priors; null: the shipped trained weights.
+  // Evaluator for kTruncated/kEval leaves; null: the shipped trained weights.
   std::shared_ptr<const Evaluator> evaluator;
   // Chance nodes. kFull: every drawn tile is a node whose first visit ends a simulation, like any other.
   // kSample: a simulation passes through a drawn tile's first visit and goes on to decide with it (the
@@ -51,9 +54,11 @@ struct MctsOptions {
   // an untried child counts as one visit worth the parent's mean less `fpu`, so a good child found early is
   // followed up before every alternative has been tried.
   double fpu = 0.1;
-  // PUCT: priors are a softmax of the one-ply evaluator margins, with this temperature in points.
-  bool puct = false;
-  double prior_temperature = 5.0;
+  // PUCT (the default) or UCT. PUCT weighs each child's exploration by its prior; an unvisited child counts
+  // as the parent's mean less `fpu` (when fpu >= 0).
+  bool puct = true;
+  // Priors for PUCT and progressive widening; null: the shipped policy networks (policy.h).
+  std::shared_ptr<const Policy> policy;
   // Progressive widening (0: off): a decision node with n visits considers its best
   // ceil(widening * n^widening_exponent) children by prior.
   double widening = 0;
@@ -76,7 +81,10 @@ class MctsPlayer : public Player {
   Action choose(const State& state) override;
   Action choose(const State& state, Budget budget);
   void observe(Action a) override;
-  void check_rules(const Rules& rules) const override { evaluator_->check_rules(rules); }
+  void check_rules(const Rules& rules) const override {
+    evaluator_->check_rules(rules);
+    if (options_.policy) options_.policy->check_rules(rules);  // set when priors are used
+  }
 
   // Statistics of the last search: for tests and tools.
   struct RootChild {

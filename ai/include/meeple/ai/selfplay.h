@@ -39,4 +39,32 @@ SelfPlayData generate_selfplay(const Rules& rules, const std::vector<GameSpec>& 
                                const std::atomic<bool>* stop = nullptr,
                                const std::function<void(int finished)>& on_finished = {});
 
+// Decisions for training a policy network (policy.h) on search: self-play games whose seats are all mcts
+// bots, and at every decision with two or more legal actions, the features of each legal action
+// (extract_action_features) with the visits the chooser's search gave it, and the evaluator features of
+// every seat (for value targets).
+struct PolicyData {
+  int players = 0;
+  // Per decision, games one after the other:
+  std::vector<int32_t> game;           // index into the games given
+  std::vector<int8_t> to_move;         // seat deciding
+  std::vector<int32_t> first_action;   // its actions are rows first_action[i] .. first_action[i + 1] - 1
+  std::vector<float> features;         // players x kNumFeatures per decision (seat-major)
+  // Per action row:
+  std::vector<float> action_features;  // kNumActionFeatures per row
+  std::vector<int32_t> visits;         // root visits of the search that chose
+  // Per finished game, in the order of the decisions:
+  std::vector<int32_t> finished;
+  std::vector<int16_t> final_scores;   // players per game
+
+  size_t decisions() const { return game.size(); }
+  size_t actions() const { return visits.size(); }
+};
+
+// Plays `games` as play_games does (same seats, seeds and checks); every seat must be an mcts bot.
+// first_action has decisions() + 1 entries.
+PolicyData generate_policy_data(const Rules& rules, const std::vector<GameSpec>& games, int jobs,
+                                const std::atomic<bool>* stop = nullptr,
+                                const std::function<void(int finished)>& on_finished = {});
+
 }  // namespace meeple

@@ -1,0 +1,328 @@
+#include "meeple/ai/policy.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "meeple/ai/evaluator.h"
+#include "meeple/tiles.h"
+
+namespace meeple {
+
+extern const char* const kShippedPolicies;  // ai/weights/policy-*.json as one JSON array, embedded at build time
+
+namespace {
+
+// What every action of one decision is compared against: the position before it.
+struct Before {
+  explicit Before(const State& s) : me(s.current_player()), players(s.num_players()), if_ended(s.final_scores_if_ended_now()) {
+    for (int p = 0; p < players; ++p) score[p] = s.score(p);
+    supply = s.followers_in_supply(me);
+    tiles_left = static_cast<float>(s.tiles_left()) / static_cast<float>(std::max(1, s.tiles_left() + s.num_tiles()));
+  }
+  int me, players;
+  std::array<int, kMaxPlayers> if_ended;
+  std::array<int, kMaxPlayers> score{};
+  int supply;
+  float tiles_left;
+};
+
+// The feature kinds a Count quarter sends followers to (C6): castle cities, market fields, blacksmith
+// roads, cathedral buildings.
+constexpr ActionFeatureIndex kQuarterTarget[kNumQuarters] = {kActCity, kActField, kActRoad, kActBuilding};
+
+ActionFeatureIndex target_of(SegmentKind kind) {
+  switch (kind) {
+    case SegmentKind::kCity: return kActCity;
+    case SegmentKind::kRoad: return kActRoad;
+    case SegmentKind::kField: return kActField;
+    default: return kActBuilding;
+  }
+}
+
+// The feature a figure goes to, as the state before the action describes it.
+void describe_target(const State& s, int node, float* row) {
+  const FeatureInfo info = s.feature(node);
+  row[target_of(info.kind)] = 1;
+  row[kActTargetSize] = static_cast<float>(info.tiles + info.pennants) / 10.0f;
+  row[kActTargetOpen] = static_cast<float>(info.open_edges) / 4.0f;
+}
+
+// A placement's tile as it lies on the board after it: the deploys it opens and the features it joins.
+void describe_placed_tile(const State& next, int me, float* row) {
+  const int t = next.last_tile();
+  if (t < 0) return;
+  const PlacedTile& pt = next.tile(t);
+  const TileType& type = TileCatalog::get()[pt.type];
+  std::array<int, kMaxSegments> seen{};
+  int distinct = 0;
+  row[kActNeighbours] = static_cast<float>(pt.around) / 8.0f;
+  for (int seg = 0; seg < type.num_segments; ++seg) {
+    const int node = next.node(t, seg);
+    const int root = next.feature_root(node);
+    if (std::find(seen.begin(), seen.begin() + distinct, root) != seen.begin() + distinct) continue;
+    seen[distinct++] = root;
+    const FeatureInfo info = next.feature(node);
+    if (info.kind == SegmentKind::kRiver) continue;
+    const int best = *std::max_element(info.followers.begin(), info.followers.begin() + next.num_players());
+    const float size = static_cast<float>(info.tiles + info.pennants) / 10.0f;
+    if (best == 0) {
+      if (info.complete) continue;
+      if (info.kind == SegmentKind::kCity) row[kActFreeCity] = std::max(row[kActFreeCity], size);
+      if (info.kind == SegmentKind::kRoad) row[kActFreeRoad] = std::max(row[kActFreeRoad], size);
+      if (info.kind == SegmentKind::kCloister || info.kind == SegmentKind::kShrine)
+        row[kActFreeBuilding] = std::max(row[kActFreeBuilding], static_cast<float>(pt.around) / 8.0f);
+      continue;
+    }
+    const bool mine = info.followers[me] > 0;
+    row[mine ? kActJoinsOwn : kActJoinsOthers] += 1;
+    if (info.complete) row[info.followers[me] == best ? kActCompletesOwn : kActCompletesOthers] += static_cast<float>(info.tiles) / 10.0f;
+  }
+}
+
+float best_other(const std::array<int, kMaxPlayers>& v, int me, int players) {
+  int best = -1 << 30;
+  for (int p = 0; p < players; ++p)
+    if (p != me) best = std::max(best, v[p]);
+  return static_cast<float>(best);
+}
+
+void describe_action(const State& s, const Before& before, Action a, float* row) {
+  std::fill(row, row + kNumActionFeatures, 0.0f);
+  row[kActBias] = 1;
+  row[kActTilesLeft] = before.tiles_left;
+  row[kActSupply] = static_cast<float>(before.supply) / 7.0f;
+  switch (a.kind()) {
+    case Action::kPass: row[kActPass] = 1; break;
+    case Action::kPlace: row[kActPlace] = 1; break;
+    case Action::kAbbey: row[kActAbbey] = 1; break;
+    case Action::kDeploy:
+      if (a.figure() == Figure::kBarn) {
+        row[kActSpecial] = 1;
+        row[kActField] = 1;
+      } else {
+        row[a.figure() == Figure::kFollower ? kActFollower : kActSpecial] = 1;
+        describe_target(s, s.node(s.last_tile(), a.segment()), row);
+      }
+      break;
+    case Action::kCountDeploy:
+      row[kActMove] = 1;
+      row[kQuarterTarget[a.quarter()]] = 1;
+      break;
+    case Action::kRedeploy:
+    case Action::kWagon:
+      row[kActMove] = 1;
+      describe_target(s, a.node(), row);
+      break;
+    default: break;
+  }
+  State next = s;
+  next.apply(a);
+  const int me = before.me, n = before.players;
+  if (a.kind() == Action::kPlace) describe_placed_tile(next, me, row);
+  row[kActSupplyChange] = static_cast<float>(next.followers_in_supply(me) - before.supply);
+  std::array<int, kMaxPlayers> score{};
+  for (int p = 0; p < n; ++p) score[p] = next.score(p);
+  const auto if_ended = next.score_as_if_ended();  // `next` is not read after this
+  std::array<int, kMaxPlayers> board{}, board_before{};
+  for (int p = 0; p < n; ++p) {
+    board[p] = if_ended[p] - score[p];
+    board_before[p] = before.if_ended[p] - before.score[p];
+  }
+  row[kActScoreGain] = static_cast<float>(score[me] - before.score[me]) / 10.0f;
+  row[kActOthersScoreGain] = (best_other(score, me, n) - best_other(before.score, me, n)) / 10.0f;
+  row[kActBoardGain] = static_cast<float>(board[me] - board_before[me]) / 10.0f;
+  row[kActOthersBoardGain] = (best_other(board, me, n) - best_other(board_before, me, n)) / 10.0f;
+}
+
+// Logits to probabilities, in place.
+void softmax(std::span<float> x) {
+  const float best = *std::max_element(x.begin(), x.end());
+  float sum = 0;
+  for (float& v : x) sum += (v = std::exp(v - best));
+  for (float& v : x) v /= sum;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::invalid_argument("cannot read policy weights '" + path + "'");
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+void extract_action_features(const State& state, const ActionList& actions, std::span<float> out) {
+  if (static_cast<int>(out.size()) < actions.size * kNumActionFeatures)
+    throw std::invalid_argument("extract_action_features: the buffer is too small for the actions");
+  const Before before(state);
+  for (int i = 0; i < actions.size; ++i) describe_action(state, before, actions[i], out.data() + i * kNumActionFeatures);
+}
+
+PolicyNet::PolicyNet(std::vector<Layer> layers, std::string name, std::optional<Rules> trained_on)
+    : layers_(std::move(layers)), name_(std::move(name)), trained_on_(std::move(trained_on)) {
+  if (layers_.empty()) throw std::invalid_argument("a policy network needs at least one layer");
+  int inputs = kNumActionFeatures;
+  for (size_t i = 0; i < layers_.size(); ++i) {
+    const Layer& l = layers_[i];
+    const bool last = i + 1 == layers_.size();
+    if (l.weights.cols() != inputs || l.bias.size() != l.weights.rows() || (last && l.weights.rows() != 1) ||
+        (!last && (l.weights.rows() < 1 || l.weights.rows() > kMaxWidth)))
+      throw std::invalid_argument("layer " + std::to_string(i) + " has " + std::to_string(l.weights.rows()) + "x" +
+                                  std::to_string(l.weights.cols()) + " weights and " + std::to_string(l.bias.size()) +
+                                  " biases; expected " + std::to_string(inputs) + " inputs, " +
+                                  (last ? std::string("1 output (the last layer)")
+                                        : "1 to " + std::to_string(kMaxWidth) + " outputs, as many biases"));
+    if (!l.weights.allFinite() || !l.bias.allFinite())
+      throw std::invalid_argument("layer " + std::to_string(i) + " has a weight that is not a finite number");
+    inputs = static_cast<int>(l.weights.rows());
+  }
+  for (const Layer& l : layers_) fixed_.push_back({l.weights, l.bias});
+}
+
+float PolicyNet::logit(std::span<const float> features) const {
+  using Vector = Eigen::Matrix<float, Eigen::Dynamic, 1, Eigen::ColMajor, kMaxWidth, 1>;
+  Vector x = Eigen::Map<const Eigen::Matrix<float, kNumActionFeatures, 1>>(features.data());
+  for (size_t i = 0; i < fixed_.size(); ++i) {
+    Vector y = fixed_[i].weights * x + fixed_[i].bias;
+    if (i + 1 < fixed_.size()) y = y.array().tanh();
+    x = y;
+  }
+  return x[0];
+}
+
+void PolicyNet::priors(const State& state, const ActionList& actions, std::span<float> out) const {
+  const Before before(state);
+  std::array<float, kNumActionFeatures> row;
+  for (int i = 0; i < actions.size; ++i) {
+    describe_action(state, before, actions[i], row.data());
+    out[static_cast<size_t>(i)] = logit(row);
+  }
+  softmax(out.first(static_cast<size_t>(actions.size)));
+}
+
+void OnePlyPolicy::priors(const State& state, const ActionList& actions, std::span<float> out) const {
+  const int me = state.current_player();
+  for (int i = 0; i < actions.size; ++i) {
+    State next = state;
+    next.apply(actions[i]);
+    out[static_cast<size_t>(i)] = static_cast<float>(margin(evaluator_->evaluate(next), me, state.num_players()) / temperature_);
+  }
+  softmax(out.first(static_cast<size_t>(actions.size)));
+}
+
+void PolicyNet::check_rules(const Rules& rules) const {
+  if (const std::string why = rules_mismatch("policy '" + name_ + "'", trained_on_, rules); !why.empty())
+    throw std::invalid_argument(why + "; train a policy for these rules (python -m meeple train-policy)");
+}
+
+PolicyNet PolicyNet::from_json(std::string_view text, const std::string& source) {
+  auto fail = [&](const std::string& what) -> void { throw std::invalid_argument(source + ": " + what); };
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    fail(std::string("not JSON: ") + e.what());
+  }
+  if (!j.is_object() || j.value("format", nlohmann::json()) != "meeple-policy/1")
+    fail("not a policy weight file: expected an object with \"format\": \"meeple-policy/1\"");
+  if (j.contains("name") && !j["name"].is_string()) fail("name must be a string");
+  std::vector<std::string> names(kActionFeatureNames.begin(), kActionFeatureNames.end());
+  if (!j.contains("action_features") || j["action_features"] != nlohmann::json(names)) {
+    std::string list;
+    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+    fail("its action_features are not this meeple's (" + list + ", in this order); train the policy again");
+  }
+  std::optional<Rules> rules;
+  if (j.contains("rules")) {
+    if (!j["rules"].is_string()) fail("rules must be a string such as \"players=2 expansions=river2\"");
+    try {
+      rules = Rules::parse(j["rules"].get<std::string>());
+    } catch (const std::invalid_argument& e) {
+      fail(std::string("rules: ") + e.what());
+    }
+  }
+  if (!j.contains("layers") || !j["layers"].is_array() || j["layers"].empty())
+    fail("needs a non-empty array \"layers\" of {\"weights\": [[...] per output], \"bias\": [...]}");
+  std::vector<Layer> layers;
+  for (size_t i = 0; i < j["layers"].size(); ++i) {
+    const auto& l = j["layers"][i];
+    const std::string at = "layers[" + std::to_string(i) + "]";
+    if (!l.is_object() || !l.contains("weights") || !l["weights"].is_array() || l["weights"].empty() ||
+        !l.contains("bias") || !l["bias"].is_array())
+      fail(at + " needs \"weights\" (a list of rows, one per output) and \"bias\" (a list)");
+    auto numbers = [&](const nlohmann::json& list, const std::string& what) {
+      if (!list.is_array()) fail(what + " must be a list of numbers");
+      Eigen::VectorXf v(static_cast<Eigen::Index>(list.size()));
+      for (size_t k = 0; k < list.size(); ++k) {
+        if (!list[k].is_number()) fail(what + "[" + std::to_string(k) + "] is not a number");
+        v[static_cast<Eigen::Index>(k)] = list[k].get<float>();
+      }
+      return v;
+    };
+    Layer layer;
+    layer.bias = numbers(l["bias"], at + ".bias");
+    const auto& rows = l["weights"];
+    for (size_t r = 0; r < rows.size(); ++r) {
+      const Eigen::VectorXf row = numbers(rows[r], at + ".weights[" + std::to_string(r) + "]");
+      if (r == 0) layer.weights.resize(static_cast<Eigen::Index>(rows.size()), row.size());
+      if (row.size() != layer.weights.cols()) fail(at + ".weights rows differ in length");
+      layer.weights.row(static_cast<Eigen::Index>(r)) = row.transpose();
+    }
+    layers.push_back(std::move(layer));
+  }
+  try {
+    return PolicyNet(std::move(layers), j.value("name", source), rules);
+  } catch (const std::invalid_argument& e) {
+    fail(e.what());
+  }
+  throw std::logic_error("unreachable");
+}
+
+std::string PolicyNet::to_json() const {
+  nlohmann::json j;
+  j["format"] = "meeple-policy/1";
+  j["name"] = name_;
+  if (trained_on_) j["rules"] = trained_on_->to_string();
+  j["action_features"] = kActionFeatureNames;
+  nlohmann::json layers = nlohmann::json::array();
+  for (const Layer& l : layers_) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (Eigen::Index r = 0; r < l.weights.rows(); ++r) {
+      const Eigen::VectorXf row = l.weights.row(r).transpose();
+      rows.push_back(std::vector<float>(row.data(), row.data() + row.size()));
+    }
+    layers.push_back({{"weights", rows}, {"bias", std::vector<float>(l.bias.data(), l.bias.data() + l.bias.size())}});
+  }
+  j["layers"] = layers;
+  return j.dump(1);
+}
+
+std::shared_ptr<const PolicyNet> load_policy(const std::string& path) {
+  return std::make_shared<const PolicyNet>(PolicyNet::from_json(read_file(path), path));
+}
+
+TrainedPolicy::TrainedPolicy() {
+  const auto files = nlohmann::json::parse(kShippedPolicies);
+  std::vector<int> trained;
+  for (size_t i = 0; i < files.size(); ++i) {
+    sets_.push_back(std::make_shared<const PolicyNet>(PolicyNet::from_json(files[i].dump(), "shipped policy #" + std::to_string(i))));
+    if (!sets_.back()->trained_on()) throw std::logic_error("shipped policies must name their rules");
+    trained.push_back(sets_.back()->trained_on()->expansions);
+  }
+  for_expansions_ = covering_sets(trained);
+}
+
+std::shared_ptr<const Policy> make_policy(const std::string& spec) {
+  static const auto trained = std::make_shared<const TrainedPolicy>();  // parsed once
+  if (spec == "trained") return trained;
+  if (spec.ends_with(".json")) return load_policy(spec);
+  throw std::invalid_argument("unknown policy '" + spec + "'; policies are trained (the shipped networks) or a weight file FILE.json");
+}
+
+}  // namespace meeple

@@ -1,0 +1,249 @@
+"""Policy networks for guided search: trained on what MCTS chose, read by the C++ search (mcts:policy=FILE).
+
+    python -m meeple train-policy --out runs/policy-base --games 200 --bot mcts:iterations=800
+
+A policy network scores each legal action from its action features (ACTION_FEATURE_NAMES: the kind of
+decision, the feature a figure goes to, how the action changes the chooser's and the others' scores and
+board, the deploys a placement opens); the prior is the softmax of the scores over the legal actions. The
+C++ PolicyNet (ai/include/meeple/ai/policy.h) computes exactly what PolicyModel computes here.
+
+Data. generate() plays self-play games between mcts bots in C++ threads and keeps every decision with two
+or more legal actions: each action's features and the root visits the search gave it (the target is the
+visit distribution, as in AlphaZero), saved to a compressed numpy file. The same games (seed, bot, count)
+give the same data, whatever the number of workers.
+
+Fitting. fit() trains a small MLP (tanh hidden layers, one logit per action) with Adam on the cross-entropy
+between the softmax of the logits and the visit distribution of each decision. Games are split into
+training and validation by id; the report gives both losses and how often the network's favourite is the
+search's most visited action.
+
+Value. The value per player that guided search reads at its leaves is an evaluator (a small MLP on each
+seat's features, training.fit_mlp) fitted to the same games' final scores: out/value.json, for
+mcts:policy=out/policy.json,eval=out/value.json. The report compares its validation loss with the shipped
+weights'.
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import _meeple
+from . import training
+from .training import Adam, digits, init_mlp, mlp_backward, mlp_forward
+
+FORMAT = "meeple-policy/1"
+DATA_FORMAT = "meeple-policy-data/1"
+ACTION_FEATURES = list(_meeple.ACTION_FEATURE_NAMES)
+
+
+# --- Data -----------------------------------------------------------------------------------------------
+
+def generate(path, rules, bot: str, games: int, seed: int = 1, workers: int = 1, progress: bool = True) -> dict:
+    """Decisions of `games` self-play games (tile seeds seed .. seed + games - 1, every seat `bot`, an mcts
+    spec), saved to `path` (.npz) and returned. An existing file of the same games is read instead."""
+    if isinstance(rules, str):
+        rules = _meeple.Rules.parse(rules)
+    meta = {"format": DATA_FORMAT, "rules": str(rules), "bot": bot, "games": games, "seed": seed,
+            "action_features": ACTION_FEATURES}
+    if os.path.exists(path):
+        data = dict(np.load(path))
+        if json.loads(str(data["meta"])) != meta:
+            raise ValueError(f"{path} holds other games ({data['meta']}), not {json.dumps(meta)}; use another path")
+        return data
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=games, unit="game", desc=f"self-play {bot}")
+    try:
+        data = _meeple.generate_policy_data(rules, [([bot] * rules.players, g) for g in range(seed, seed + games)],
+                                            jobs=workers, on_finished=(lambda n: bar.update(1)) if bar else None)
+    finally:
+        if bar:
+            bar.close()
+    if data.pop("interrupted"):
+        raise KeyboardInterrupt
+    data["game_id"] = np.arange(seed, seed + games)[data["finished"]]
+    data["meta"] = np.array(json.dumps(meta))
+    tmp = str(path) + ".partial.npz"
+    np.savez_compressed(tmp, **data)
+    os.replace(tmp, path)
+    return data
+
+
+def visit_targets(data: dict) -> np.ndarray:
+    """Per action row, its share of its decision's visits."""
+    first, visits = data["first_action"], data["visits"].astype(np.float64)
+    totals = np.add.reduceat(visits, first[:-1])
+    return visits / np.repeat(np.maximum(totals, 1), np.diff(first))
+
+
+def select_decisions(data: dict, keep: np.ndarray) -> dict:
+    """The decisions where `keep` is true, with their action rows."""
+    first = data["first_action"]
+    lengths = np.diff(first)[keep]
+    rows = rows_of(first, np.flatnonzero(keep))
+    return {"first_action": np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64),
+            "action_features": data["action_features"][rows], "visits": data["visits"][rows],
+            "game": data["game"][keep]}
+
+
+def rows_of(first: np.ndarray, decisions: np.ndarray) -> np.ndarray:
+    """The action rows of these decisions, one after the other."""
+    lengths = first[decisions + 1] - first[decisions]
+    offsets = np.repeat(first[decisions] - np.concatenate([[0], np.cumsum(lengths)[:-1]]), lengths)
+    return offsets + np.arange(lengths.sum())
+
+
+# --- The model ------------------------------------------------------------------------------------------
+
+class PolicyModel:
+    """MLP layers [(weights [outputs, inputs], bias)], tanh between them, one logit per action row (the
+    C++ PolicyNet)."""
+
+    def __init__(self, layers):
+        self.layers = [(np.asarray(w, dtype=np.float64), np.asarray(b, dtype=np.float64)) for w, b in layers]
+
+    def logits(self, x: np.ndarray) -> np.ndarray:
+        for w, b in self.layers[:-1]:
+            x = np.tanh(x @ w.T + b)
+        w, b = self.layers[-1]
+        return (x @ w.T + b)[:, 0]
+
+    def priors(self, x: np.ndarray, first_action: np.ndarray | None = None) -> np.ndarray:
+        """Softmax of the logits over each decision's rows (one decision when first_action is None)."""
+        first = np.array([0, len(x)]) if first_action is None else first_action
+        return group_softmax(self.logits(x), first)
+
+    def to_json(self, rules, name: str, **training) -> str:
+        doc = {"format": FORMAT, "name": name, "rules": str(rules), "action_features": ACTION_FEATURES,
+               "layers": [{"weights": [[digits(v) for v in row] for row in w], "bias": [digits(v) for v in b]}
+                          for w, b in self.layers]}
+        if training:
+            doc["training"] = training
+        return json.dumps(doc, indent=1) + "\n"
+
+    @staticmethod
+    def load(path) -> "PolicyModel":
+        return PolicyModel(_meeple.PolicyNet.load(str(path)).layers)
+
+
+def group_softmax(z: np.ndarray, first: np.ndarray) -> np.ndarray:
+    lengths = np.diff(first)
+    z = z - np.repeat(np.maximum.reduceat(z, first[:-1]), lengths)
+    e = np.exp(z)
+    return e / np.repeat(np.add.reduceat(e, first[:-1]), lengths)
+
+
+def cross_entropy(model: PolicyModel, data: dict) -> tuple[float, float]:
+    """(mean cross-entropy against the visit distributions, share of decisions whose highest prior is the
+    most visited action)."""
+    first = data["first_action"]
+    p = model.priors(data["action_features"], first)
+    t = visit_targets(data)
+    ce = -np.add.reduceat(t * np.log(np.maximum(p, 1e-30)), first[:-1])
+    starts = first[:-1]
+    agree = [np.argmax(p[a:b]) == np.argmax(t[a:b]) for a, b in zip(starts, first[1:])]
+    return float(ce.mean()), float(np.mean(agree))
+
+
+@dataclass(frozen=True)
+class FitConfig:
+    hidden: tuple = (32,)
+    epochs: int = 20
+    batch: int = 256          # decisions per step
+    lr: float = 3e-3
+    weight_decay: float = 1e-5
+    seed: int = 0
+
+
+def fit(data: dict, config: FitConfig = FitConfig()) -> PolicyModel:
+    """Trains a PolicyModel on the decisions of `data` (generate()'s arrays)."""
+    rng = np.random.default_rng(config.seed)
+    params = init_mlp([len(ACTION_FEATURES), *config.hidden, 1], rng)
+    adam = Adam(params, config.lr, config.weight_decay)
+    first = data["first_action"]
+    x = data["action_features"].astype(np.float32)
+    t = visit_targets(data).astype(np.float32)
+    decisions = len(first) - 1
+    for _ in range(config.epochs):
+        order = rng.permutation(decisions)
+        for start in range(0, decisions, config.batch):
+            chosen = order[start:start + config.batch]
+            rows = rows_of(first, chosen)
+            lengths = first[chosen + 1] - first[chosen]
+            batch_first = np.concatenate([[0], np.cumsum(lengths)])
+            acts = mlp_forward(params, x[rows])
+            p = group_softmax(acts[-1][:, 0], batch_first)
+            delta = ((p - t[rows]) / len(chosen))[:, None].astype(np.float32)
+            adam.step(mlp_backward(params, acts, delta))
+    return PolicyModel([(params[i], params[i + 1]) for i in range(0, len(params), 2)])
+
+
+def split(data: dict, validation: float = 0.1) -> tuple[dict, dict]:
+    """(training, validation) decisions: every 1/validation-th game (by index) is held out."""
+    every = max(2, round(1 / validation))
+    held_out = data["game"] % every == 0
+    return select_decisions(data, ~held_out), select_decisions(data, held_out)
+
+
+def positions_of(data: dict, rules) -> training.Positions:
+    """The decisions of `data` as training.Positions, for fitting a value (evaluator) to final scores."""
+    seed = int((data["game_id"] - data["finished"])[0]) if len(data["finished"]) else 0
+    game = seed + data["game"].astype(np.int64)  # the game id (tile seed) of each decision
+    order = np.argsort(game, kind="stable")
+    game = game[order]
+    ply = (np.arange(len(game)) - np.searchsorted(game, game, side="left")).astype(np.int16)
+    by_id = np.argsort(data["game_id"])
+    seats = data["features"].shape[1]
+    return training.Positions(str(rules), data["game_id"][by_id], data["final_scores"][by_id],
+                              np.zeros((len(by_id), seats), np.int8), game, ply, data["to_move"][order],
+                              data["features"][order], np.zeros((len(game), 1), np.uint8))
+
+
+def fit_value(data: dict, rules, hidden=(32,), seed: int = 0):
+    """(an Mlp fitted to the final scores of the training games, its validation loss, the shipped weights'
+    validation loss), in points squared; the losses are None without validation games."""
+    positions = positions_of(data, rules)
+    train, val = training.split(positions)
+    model = training.Mlp(training.fit_mlp(train, hidden=hidden, seed=seed))
+    if len(val) == 0:
+        return model, None, None
+    shipped = _meeple.make_evaluator("trained").weights_for(rules)
+    shipped_model = training.Mlp(shipped.layers) if isinstance(shipped, _meeple.MlpEvaluator) else training.Linear(shipped.weights)
+    return model, training.loss(model, val), training.loss(shipped_model, val)
+
+
+def train_policy(out, rules, bot: str = "mcts:iterations=800", games: int = 200, seed: int = 1, workers: int = 1,
+                 config: FitConfig = FitConfig(), progress: bool = True, command: str | None = None) -> dict:
+    """Self-play data (out/data.npz), the fits, out/policy.json and out/value.json; returns the report (also
+    out/report.json)."""
+    if isinstance(rules, str):
+        rules = _meeple.Rules.parse(rules)
+    os.makedirs(out, exist_ok=True)
+    data = generate(os.path.join(out, "data.npz"), rules, bot, games, seed, workers, progress)
+    if len(data["game"]) == 0:
+        raise ValueError("self-play kept no decision to learn from; play more games")
+    train, val = split(data)
+    model = fit(train, config)
+    uniform = PolicyModel([(np.zeros((1, len(ACTION_FEATURES))), np.zeros(1))])
+    report = {"games": int(len(data["finished"])), "decisions": int(len(data["game"])),
+              "actions": int(len(data["visits"]))}
+    for name, part in (("train", train), ("validation", val)):
+        if len(part["game"]):
+            report[f"{name}_cross_entropy"], report[f"{name}_top1"] = cross_entropy(model, part)
+            report[f"{name}_uniform_cross_entropy"] = cross_entropy(uniform, part)[0]
+    noted = {"bot": bot, "games": games, "seed": seed, "fit": config.__dict__ | {"hidden": list(config.hidden)},
+             **({"command": command} if command else {})}
+    name = os.path.basename(os.path.normpath(out))
+    with open(os.path.join(out, "policy.json"), "w") as f:
+        f.write(model.to_json(rules, name=name, **noted))
+    value, report["value_validation_loss"], report["shipped_value_validation_loss"] = fit_value(data, rules, seed=config.seed)
+    with open(os.path.join(out, "value.json"), "w") as f:
+        f.write(training.weights_json(value, rules, name=f"{name}-value", **noted))
+    with open(os.path.join(out, "report.json"), "w") as f:
+        json.dump(report, f, indent=1)
+    return report
