@@ -21,20 +21,24 @@ import sys
 # (family, bot spec, evaluator calls per decision). MCTS: one call per simulation (finish=1 makes a few
 # more per simulation: a placement's deploys; x is still the simulations). Expectimax's calls are the means measured by BM_Expectimax
 # (bench/ai_bench.cpp) over placement positions of the base game.
-OLD = "chance=full,fpu=-1,finish=0"  # MCTS as it searched before issue 12
+OLD = "puct=0,chance=full,fpu=-1,finish=0"  # MCTS as it searched before issue 12
+UCT = "MCTS UCT (puct=0: finish=1,chance=sample,fpu=0.1)"  # the default of issue 12's first step
+GUIDED = "MCTS default: PUCT with the shipped policy networks"
 BOTS = [
-    ("MCTS before issue 12 (chance=full,fpu=-1,finish=0)", f"mcts:iterations=1000,{OLD}", 1000),
-    ("MCTS before issue 12 (chance=full,fpu=-1,finish=0)", f"mcts:iterations=4000,{OLD}", 4000),
-    ("MCTS before issue 12 (chance=full,fpu=-1,finish=0)", f"mcts:iterations=16000,{OLD}", 16000),
-    ("MCTS chance=sample,fpu=0.1 (finish=0)", "mcts:iterations=1000,finish=0", 1000),
-    ("MCTS chance=sample,fpu=0.1 (finish=0)", "mcts:iterations=4000,finish=0", 4000),
-    ("MCTS chance=sample,fpu=0.1 (finish=0)", "mcts:iterations=16000,finish=0", 16000),
-    ("MCTS default (finish=1,chance=sample,fpu=0.1)", "mcts:iterations=1000", 1000),
-    ("MCTS default (finish=1,chance=sample,fpu=0.1)", "mcts:iterations=4000", 4000),
-    ("MCTS default (finish=1,chance=sample,fpu=0.1)", "mcts:iterations=16000", 16000),
+    ("MCTS before issue 12 (puct=0,chance=full,fpu=-1,finish=0)", f"mcts:iterations=1000,{OLD}", 1000),
+    ("MCTS before issue 12 (puct=0,chance=full,fpu=-1,finish=0)", f"mcts:iterations=4000,{OLD}", 4000),
+    ("MCTS before issue 12 (puct=0,chance=full,fpu=-1,finish=0)", f"mcts:iterations=16000,{OLD}", 16000),
+    ("MCTS UCT chance=sample,fpu=0.1 (puct=0,finish=0)", "mcts:iterations=1000,puct=0,finish=0", 1000),
+    ("MCTS UCT chance=sample,fpu=0.1 (puct=0,finish=0)", "mcts:iterations=4000,puct=0,finish=0", 4000),
+    ("MCTS UCT chance=sample,fpu=0.1 (puct=0,finish=0)", "mcts:iterations=16000,puct=0,finish=0", 16000),
+    (UCT, "mcts:iterations=1000,puct=0", 1000),
+    (UCT, "mcts:iterations=4000,puct=0", 4000),
+    (UCT, "mcts:iterations=16000,puct=0", 16000),
+    (GUIDED, "mcts:iterations=1000", 1000),
+    (GUIDED, "mcts:iterations=4000", 4000),
+    (GUIDED, "mcts:iterations=16000", 16000),
     ("expectimax (Star2)", "expectimax:depth=1", 40),
     ("expectimax (Star2)", "expectimax:depth=2", 7760),
-    ("MCTS before issue 12 (chance=full,fpu=-1,finish=0)", f"mcts:iterations=64000,{OLD}", 64000),
 ]
 FIELDS = ["family", "bot", "evaluations", "games", "wins", "win", "low", "high", "margin"]
 

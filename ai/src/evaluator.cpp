@@ -1,11 +1,11 @@
 #include "meeple/ai/evaluator.h"
 
 #include <bit>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
+
+#include "weight_files.h"
 
 namespace meeple {
 
@@ -82,46 +82,19 @@ void FittedEvaluator::check_rules(const Rules& rules) const {
                                 "evaluator 'trained'");
 }
 
-MlpEvaluator::MlpEvaluator(std::vector<Layer> layers, std::string name, std::optional<Rules> trained_on)
-    : FittedEvaluator(std::move(name), std::move(trained_on)), layers_(std::move(layers)) {
-  int inputs = kNumFeatures;
-  for (size_t i = 0; i < layers_.size(); ++i) {
-    const Layer& l = layers_[i];
-    const bool last = i + 1 == layers_.size();
-    if (l.weights.cols() != inputs || l.bias.size() != l.weights.rows() || (last && l.weights.rows() != 1) ||
-        (!last && (l.weights.rows() < 1 || l.weights.rows() > kMaxWidth)))
-      throw std::invalid_argument("layer " + std::to_string(i) + " has " + std::to_string(l.weights.rows()) + "x" +
-                                  std::to_string(l.weights.cols()) + " weights and " + std::to_string(l.bias.size()) +
-                                  " biases; expected " + std::to_string(inputs) + " inputs, " +
-                                  (last ? std::string("1 output (the last layer)")
-                                        : "1 to " + std::to_string(kMaxWidth) + " outputs, as many biases"));
-    inputs = static_cast<int>(l.weights.rows());
-  }
-  if (layers_.empty()) throw std::invalid_argument("an mlp needs at least one layer");
-  for (const Layer& l : layers_) fixed_.push_back({l.weights, l.bias});
-}
-
 PlayerValues MlpEvaluator::evaluate(const State& state) const {
   std::array<float, kFeatureBufferSize> buffer;
   extract_features(state, buffer);
   const int n = state.num_players();
-  // Fixed maximum sizes: activations on the stack, no heap allocation.
-  using Activations = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, kMaxWidth, kMaxPlayers>;
   using Rows = Eigen::Matrix<float, Eigen::Dynamic, kNumFeatures, Eigen::RowMajor, kMaxPlayers, kNumFeatures>;
   const Eigen::Map<const Rows> features(buffer.data(), n, kNumFeatures);
   const Eigen::Matrix<float, 1, kNumFeatures> total = features.colwise().sum();
-  Activations x(kNumFeatures, n);  // one column per seat: its row minus the mean of the others'
+  SmallMlp::Columns<kMaxPlayers> x(kNumFeatures, n);  // one column per seat: its row minus the mean of the others'
   for (int p = 0; p < n; ++p)
     x.col(p) = (features.row(p) - (total - features.row(p)) / static_cast<float>(n - 1)).transpose();
-  for (size_t i = 0; i < fixed_.size(); ++i) {
-    Activations y(fixed_[i].weights.rows(), n);
-    y.noalias() = fixed_[i].weights * x;
-    y.colwise() += fixed_[i].bias;
-    if (i + 1 < fixed_.size()) y = y.array().tanh();
-    x = y;
-  }
+  const auto y = mlp_.forward<kMaxPlayers>(x);
   PlayerValues out{};
-  for (int p = 0; p < n; ++p) out[p] = x(0, p) * static_cast<float>(n - 1) / static_cast<float>(n);
+  for (int p = 0; p < n; ++p) out[p] = y[p] * static_cast<float>(n - 1) / static_cast<float>(n);
   return out;
 }
 
@@ -161,14 +134,7 @@ struct WeightFile {
     }
     for (int f = 0; f < kNumFeatures; ++f)
       if (column[static_cast<size_t>(f)] < 0) fail(std::string("no weight for feature '") + kFeatureNames[f] + "'");
-    if (j.contains("rules")) {
-      if (!j["rules"].is_string()) fail("rules must be a string such as \"players=2 expansions=river2\"");
-      try {
-        rules = Rules::parse(j["rules"].get<std::string>());
-      } catch (const std::invalid_argument& err) {
-        fail(std::string("rules: ") + err.what());
-      }
-    }
+    rules = rules_from_json(j, [&](const std::string& what) { fail(what); });
   }
 
   std::string kind() const { return j.value("kind", ""); }
@@ -183,16 +149,6 @@ struct WeightFile {
       const auto& v = list[static_cast<size_t>(column[static_cast<size_t>(f)])];
       if (!v.is_number()) fail(what + "[" + std::to_string(column[static_cast<size_t>(f)]) + "] is not a number");
       out[f] = v.get<float>();
-    }
-    return out;
-  }
-
-  Eigen::VectorXf numbers(const nlohmann::json& list, const std::string& what) const {
-    if (!list.is_array()) fail(what + " must be a list of numbers");
-    Eigen::VectorXf out(static_cast<Eigen::Index>(list.size()));
-    for (size_t i = 0; i < list.size(); ++i) {
-      if (!list[i].is_number()) fail(what + "[" + std::to_string(i) + "] is not a number");
-      out[static_cast<Eigen::Index>(i)] = list[i].get<float>();
     }
     return out;
   }
@@ -217,27 +173,9 @@ LinearEvaluator linear_of(const WeightFile& file) {
 }
 
 MlpEvaluator mlp_of(const WeightFile& file) {
-  if (!file.j.contains("layers") || !file.j["layers"].is_array() || file.j["layers"].empty())
-    file.fail("needs a non-empty array \"layers\" of {\"weights\": [[...] per output], \"bias\": [...]}");
-  std::vector<MlpEvaluator::Layer> layers;
-  for (size_t i = 0; i < file.j["layers"].size(); ++i) {
-    const auto& l = file.j["layers"][i];
-    const std::string at = "layers[" + std::to_string(i) + "]";
-    if (!l.is_object() || !l.contains("weights") || !l["weights"].is_array() || !l.contains("bias"))
-      file.fail(at + " needs \"weights\" (a list of rows, one per output) and \"bias\"");
-    MlpEvaluator::Layer layer;
-    layer.bias = file.numbers(l["bias"], at + ".bias");
-    const auto& rows = l["weights"];
-    for (size_t r = 0; r < rows.size(); ++r) {
-      // The first layer's rows are per feature, in the file's feature order.
-      const Eigen::VectorXf row = i == 0 ? file.per_feature(rows[r], at + ".weights[" + std::to_string(r) + "]")
-                                         : file.numbers(rows[r], at + ".weights[" + std::to_string(r) + "]");
-      if (r == 0) layer.weights.resize(static_cast<Eigen::Index>(rows.size()), row.size());
-      if (row.size() != layer.weights.cols()) file.fail(at + ".weights rows differ in length");
-      layer.weights.row(static_cast<Eigen::Index>(r)) = row.transpose();
-    }
-    layers.push_back(std::move(layer));
-  }
+  const Fail fail = [&](const std::string& what) { file.fail(what); };
+  // The first layer's rows are per feature, in the file's feature order.
+  auto layers = layers_from_json(file.j, fail, [&](const nlohmann::json& row, const std::string& what) { return file.per_feature(row, what); });
   try {
     return MlpEvaluator(std::move(layers), file.name(), file.rules);
   } catch (const std::invalid_argument& e) {
@@ -245,13 +183,6 @@ MlpEvaluator mlp_of(const WeightFile& file) {
   }
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::invalid_argument("cannot read evaluator weights '" + path + "'");
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 }  // namespace
 
@@ -276,16 +207,7 @@ MlpEvaluator MlpEvaluator::from_json(std::string_view text, const std::string& s
 
 std::string MlpEvaluator::to_json() const {
   nlohmann::json j = header(*this, "mlp");
-  nlohmann::json layers = nlohmann::json::array();
-  for (const Layer& l : layers_) {
-    nlohmann::json rows = nlohmann::json::array();
-    for (Eigen::Index r = 0; r < l.weights.rows(); ++r) {
-      const Eigen::VectorXf row = l.weights.row(r).transpose();
-      rows.push_back(std::vector<float>(row.data(), row.data() + row.size()));
-    }
-    layers.push_back({{"weights", rows}, {"bias", std::vector<float>(l.bias.data(), l.bias.data() + l.bias.size())}});
-  }
-  j["layers"] = layers;
+  j["layers"] = layers_to_json(layers());
   return j.dump(1);
 }
 
@@ -297,7 +219,7 @@ std::shared_ptr<const FittedEvaluator> evaluator_from_json(std::string_view text
 }
 
 std::shared_ptr<const FittedEvaluator> load_evaluator(const std::string& path) {
-  return evaluator_from_json(read_file(path), path);
+  return evaluator_from_json(read_text(path, "evaluator weights"), path);
 }
 
 std::array<uint8_t, 1 << kNumExpansions> covering_sets(const std::vector<int>& trained) {

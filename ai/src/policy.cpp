@@ -2,14 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
 #include "meeple/ai/evaluator.h"
 #include "meeple/tiles.h"
+#include "weight_files.h"
 
 namespace meeple {
 
@@ -147,13 +146,6 @@ void softmax(std::span<float> x) {
   for (float& v : x) v /= sum;
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::invalid_argument("cannot read policy weights '" + path + "'");
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 }  // namespace
 
@@ -164,36 +156,8 @@ void extract_action_features(const State& state, const ActionList& actions, std:
   for (int i = 0; i < actions.size; ++i) describe_action(state, before, actions[i], out.data() + i * kNumActionFeatures);
 }
 
-PolicyNet::PolicyNet(std::vector<Layer> layers, std::string name, std::optional<Rules> trained_on)
-    : layers_(std::move(layers)), name_(std::move(name)), trained_on_(std::move(trained_on)) {
-  if (layers_.empty()) throw std::invalid_argument("a policy network needs at least one layer");
-  int inputs = kNumActionFeatures;
-  for (size_t i = 0; i < layers_.size(); ++i) {
-    const Layer& l = layers_[i];
-    const bool last = i + 1 == layers_.size();
-    if (l.weights.cols() != inputs || l.bias.size() != l.weights.rows() || (last && l.weights.rows() != 1) ||
-        (!last && (l.weights.rows() < 1 || l.weights.rows() > kMaxWidth)))
-      throw std::invalid_argument("layer " + std::to_string(i) + " has " + std::to_string(l.weights.rows()) + "x" +
-                                  std::to_string(l.weights.cols()) + " weights and " + std::to_string(l.bias.size()) +
-                                  " biases; expected " + std::to_string(inputs) + " inputs, " +
-                                  (last ? std::string("1 output (the last layer)")
-                                        : "1 to " + std::to_string(kMaxWidth) + " outputs, as many biases"));
-    if (!l.weights.allFinite() || !l.bias.allFinite())
-      throw std::invalid_argument("layer " + std::to_string(i) + " has a weight that is not a finite number");
-    inputs = static_cast<int>(l.weights.rows());
-  }
-  for (const Layer& l : layers_) fixed_.push_back({l.weights, l.bias});
-}
-
 float PolicyNet::logit(std::span<const float> features) const {
-  using Vector = Eigen::Matrix<float, Eigen::Dynamic, 1, Eigen::ColMajor, kMaxWidth, 1>;
-  Vector x = Eigen::Map<const Eigen::Matrix<float, kNumActionFeatures, 1>>(features.data());
-  for (size_t i = 0; i < fixed_.size(); ++i) {
-    Vector y = fixed_[i].weights * x + fixed_[i].bias;
-    if (i + 1 < fixed_.size()) y = y.array().tanh();
-    x = y;
-  }
-  return x[0];
+  return mlp_.forward<1>(Eigen::Map<const Eigen::Matrix<float, kNumActionFeatures, 1>>(features.data()))[0];
 }
 
 void PolicyNet::priors(const State& state, const ActionList& actions, std::span<float> out) const {
@@ -222,7 +186,7 @@ void PolicyNet::check_rules(const Rules& rules) const {
 }
 
 PolicyNet PolicyNet::from_json(std::string_view text, const std::string& source) {
-  auto fail = [&](const std::string& what) -> void { throw std::invalid_argument(source + ": " + what); };
+  const Fail fail = [&](const std::string& what) { throw std::invalid_argument(source + ": " + what); };
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text);
@@ -238,44 +202,8 @@ PolicyNet PolicyNet::from_json(std::string_view text, const std::string& source)
     for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
     fail("its action_features are not this meeple's (" + list + ", in this order); train the policy again");
   }
-  std::optional<Rules> rules;
-  if (j.contains("rules")) {
-    if (!j["rules"].is_string()) fail("rules must be a string such as \"players=2 expansions=river2\"");
-    try {
-      rules = Rules::parse(j["rules"].get<std::string>());
-    } catch (const std::invalid_argument& e) {
-      fail(std::string("rules: ") + e.what());
-    }
-  }
-  if (!j.contains("layers") || !j["layers"].is_array() || j["layers"].empty())
-    fail("needs a non-empty array \"layers\" of {\"weights\": [[...] per output], \"bias\": [...]}");
-  std::vector<Layer> layers;
-  for (size_t i = 0; i < j["layers"].size(); ++i) {
-    const auto& l = j["layers"][i];
-    const std::string at = "layers[" + std::to_string(i) + "]";
-    if (!l.is_object() || !l.contains("weights") || !l["weights"].is_array() || l["weights"].empty() ||
-        !l.contains("bias") || !l["bias"].is_array())
-      fail(at + " needs \"weights\" (a list of rows, one per output) and \"bias\" (a list)");
-    auto numbers = [&](const nlohmann::json& list, const std::string& what) {
-      if (!list.is_array()) fail(what + " must be a list of numbers");
-      Eigen::VectorXf v(static_cast<Eigen::Index>(list.size()));
-      for (size_t k = 0; k < list.size(); ++k) {
-        if (!list[k].is_number()) fail(what + "[" + std::to_string(k) + "] is not a number");
-        v[static_cast<Eigen::Index>(k)] = list[k].get<float>();
-      }
-      return v;
-    };
-    Layer layer;
-    layer.bias = numbers(l["bias"], at + ".bias");
-    const auto& rows = l["weights"];
-    for (size_t r = 0; r < rows.size(); ++r) {
-      const Eigen::VectorXf row = numbers(rows[r], at + ".weights[" + std::to_string(r) + "]");
-      if (r == 0) layer.weights.resize(static_cast<Eigen::Index>(rows.size()), row.size());
-      if (row.size() != layer.weights.cols()) fail(at + ".weights rows differ in length");
-      layer.weights.row(static_cast<Eigen::Index>(r)) = row.transpose();
-    }
-    layers.push_back(std::move(layer));
-  }
+  const std::optional<Rules> rules = rules_from_json(j, fail);
+  auto layers = layers_from_json(j, fail, [&](const nlohmann::json& row, const std::string& what) { return numbers_of(row, what, fail); });
   try {
     return PolicyNet(std::move(layers), j.value("name", source), rules);
   } catch (const std::invalid_argument& e) {
@@ -290,21 +218,12 @@ std::string PolicyNet::to_json() const {
   j["name"] = name_;
   if (trained_on_) j["rules"] = trained_on_->to_string();
   j["action_features"] = kActionFeatureNames;
-  nlohmann::json layers = nlohmann::json::array();
-  for (const Layer& l : layers_) {
-    nlohmann::json rows = nlohmann::json::array();
-    for (Eigen::Index r = 0; r < l.weights.rows(); ++r) {
-      const Eigen::VectorXf row = l.weights.row(r).transpose();
-      rows.push_back(std::vector<float>(row.data(), row.data() + row.size()));
-    }
-    layers.push_back({{"weights", rows}, {"bias", std::vector<float>(l.bias.data(), l.bias.data() + l.bias.size())}});
-  }
-  j["layers"] = layers;
+  j["layers"] = layers_to_json(layers());
   return j.dump(1);
 }
 
 std::shared_ptr<const PolicyNet> load_policy(const std::string& path) {
-  return std::make_shared<const PolicyNet>(PolicyNet::from_json(read_file(path), path));
+  return std::make_shared<const PolicyNet>(PolicyNet::from_json(read_text(path, "policy weights"), path));
 }
 
 TrainedPolicy::TrainedPolicy() {

@@ -261,8 +261,11 @@ TEST(Policy, MctsFollowsThePriors) {
   o.policy = std::make_shared<const PolicyNet>(linear_policy(w));
   MctsPlayer avoider(o);
   avoider.choose(sc.state);
-  for (const auto& c : avoider.last_root())
-    if (c.action == Action::pass()) EXPECT_EQ(c.visits, 0);
+  for (const auto& c : avoider.last_root()) {
+    if (c.action == Action::pass()) {
+      EXPECT_EQ(c.visits, 0);
+    }
+  }
 }
 
 TEST(Policy, GuidedSearchIsReproducibleAndItsRulesAreChecked) {

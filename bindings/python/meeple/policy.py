@@ -32,7 +32,7 @@ import numpy as np
 
 from . import _meeple
 from . import training
-from .training import Adam, digits, init_mlp, mlp_backward, mlp_forward
+from .training import Adam, init_mlp, mlp_backward, mlp_forward
 
 FORMAT = "meeple-policy/1"
 DATA_FORMAT = "meeple-policy-data/1"
@@ -100,18 +100,12 @@ def rows_of(first: np.ndarray, decisions: np.ndarray) -> np.ndarray:
 
 # --- The model ------------------------------------------------------------------------------------------
 
-class PolicyModel:
+class PolicyModel(training.Mlp):
     """MLP layers [(weights [outputs, inputs], bias)], tanh between them, one logit per action row (the
     C++ PolicyNet)."""
 
-    def __init__(self, layers):
-        self.layers = [(np.asarray(w, dtype=np.float64), np.asarray(b, dtype=np.float64)) for w, b in layers]
-
     def logits(self, x: np.ndarray) -> np.ndarray:
-        for w, b in self.layers[:-1]:
-            x = np.tanh(x @ w.T + b)
-        w, b = self.layers[-1]
-        return (x @ w.T + b)[:, 0]
+        return self.predict(x)
 
     def priors(self, x: np.ndarray, first_action: np.ndarray | None = None) -> np.ndarray:
         """Softmax of the logits over each decision's rows (one decision when first_action is None)."""
@@ -120,8 +114,7 @@ class PolicyModel:
 
     def to_json(self, rules, name: str, **training) -> str:
         doc = {"format": FORMAT, "name": name, "rules": str(rules), "action_features": ACTION_FEATURES,
-               "layers": [{"weights": [[digits(v) for v in row] for row in w], "bias": [digits(v) for v in b]}
-                          for w, b in self.layers]}
+               **self.fields()}
         if training:
             doc["training"] = training
         return json.dumps(doc, indent=1) + "\n"

@@ -17,6 +17,7 @@
 #include <Eigen/Core>
 
 #include "meeple/ai/features.h"
+#include "meeple/ai/mlp.h"
 #include "meeple/state.h"
 
 namespace meeple {
@@ -124,28 +125,19 @@ class LinearEvaluator : public FittedEvaluator {
 //   kind "mlp": "layers": [{"weights": [[...] per output], "bias": [...]}, ...], the last with one output
 class MlpEvaluator : public FittedEvaluator {
  public:
-  static constexpr int kMaxWidth = 64;  // widest hidden layer: activations live on the stack
-  struct Layer {
-    Eigen::MatrixXf weights;  // outputs x inputs
-    Eigen::VectorXf bias;
-  };
-  MlpEvaluator(std::vector<Layer> layers, std::string name, std::optional<Rules> trained_on);
+  static constexpr int kMaxWidth = SmallMlp::kMaxWidth;  // widest hidden layer
+  using Layer = SmallMlp::Layer;
+  MlpEvaluator(std::vector<Layer> layers, std::string name, std::optional<Rules> trained_on)
+      : FittedEvaluator(std::move(name), std::move(trained_on)), mlp_(std::move(layers), kNumFeatures) {}
   static MlpEvaluator from_json(std::string_view text, const std::string& source);
   std::string to_json() const override;
 
   PlayerValues evaluate(const State& state) const override;
-  const std::vector<Layer>& layers() const { return layers_; }
+  const std::vector<Layer>& layers() const { return mlp_.layers(); }
 
  private:
   static_assert(kNumFeatures <= kMaxWidth);
-  // The layers again with compile-time maximum sizes, so that products and their temporaries live on the
-  // stack (Eigen would heap-allocate temporaries of a MatrixXf product at every call).
-  struct FixedLayer {
-    Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, kMaxWidth, kMaxWidth> weights;
-    Eigen::Matrix<float, Eigen::Dynamic, 1, Eigen::ColMajor, kMaxWidth, 1> bias;
-  };
-  std::vector<Layer> layers_;
-  std::vector<FixedLayer> fixed_;
+  SmallMlp mlp_;
 };
 
 // The weights shipped with meeple (ai/weights/*.json, fitted by python -m meeple train and embedded in the

@@ -30,6 +30,7 @@
 #include <Eigen/Core>
 
 #include "meeple/ai/evaluator.h"
+#include "meeple/ai/mlp.h"
 #include "meeple/state.h"
 
 namespace meeple {
@@ -90,13 +91,11 @@ class Policy {
 
 class PolicyNet : public Policy {
  public:
-  static constexpr int kMaxWidth = 64;  // widest hidden layer: activations live on the stack
-  struct Layer {
-    Eigen::MatrixXf weights;  // outputs x inputs
-    Eigen::VectorXf bias;
-  };
+  static constexpr int kMaxWidth = SmallMlp::kMaxWidth;  // widest hidden layer
+  using Layer = SmallMlp::Layer;
   // Throws std::invalid_argument when the layer shapes do not chain from kNumActionFeatures inputs to 1.
-  PolicyNet(std::vector<Layer> layers, std::string name, std::optional<Rules> trained_on);
+  PolicyNet(std::vector<Layer> layers, std::string name, std::optional<Rules> trained_on)
+      : mlp_(std::move(layers), kNumActionFeatures), name_(std::move(name)), trained_on_(std::move(trained_on)) {}
   static PolicyNet from_json(std::string_view text, const std::string& source);
   std::string to_json() const;
 
@@ -107,17 +106,11 @@ class PolicyNet : public Policy {
   std::string name() const override { return name_; }
   const std::optional<Rules>& trained_on() const { return trained_on_; }
   void check_rules(const Rules& rules) const override;
-  const std::vector<Layer>& layers() const { return layers_; }
+  const std::vector<Layer>& layers() const { return mlp_.layers(); }
 
  private:
-  // The layers again with compile-time maximum sizes: no heap allocation when evaluating.
-  struct FixedLayer {
-    Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, kMaxWidth, kMaxWidth> weights;
-    Eigen::Matrix<float, Eigen::Dynamic, 1, Eigen::ColMajor, kMaxWidth, 1> bias;
-  };
   static_assert(kNumActionFeatures <= kMaxWidth);
-  std::vector<Layer> layers_;
-  std::vector<FixedLayer> fixed_;
+  SmallMlp mlp_;
   std::string name_;
   std::optional<Rules> trained_on_;
 };
