@@ -163,7 +163,7 @@ class MctsPlayer::Search {
     std::array<uint16_t, kMaxActions> order;
     for (int i = 0; i < actions.size; ++i) order[i] = static_cast<uint16_t>(i);
     if (priors) {
-      compute_priors(s, actions, prior);
+      o_.policy->priors(s, actions, prior);
       // Best prior first (progressive widening takes a prefix), ties in action order.
       std::stable_sort(order.begin(), order.begin() + actions.size, [&](int a, int b) { return prior[a] > prior[b]; });
     }
@@ -188,10 +188,6 @@ class MctsPlayer::Search {
     n.total_copies = static_cast<uint16_t>(total);
     n.children.store(children, std::memory_order_release);
     return true;
-  }
-
-  void compute_priors(const State& s, const ActionList& actions, std::array<float, kMaxActions>& prior) const {
-    o_.policy->priors(s, actions, prior);
   }
 
   Node* sample_chance(const Node& n, Rng& rng) const {

@@ -1,5 +1,6 @@
 #include "meeple/ai/selfplay.h"
 
+#include <algorithm>
 #include <mutex>
 
 #include "meeple/ai/features.h"
@@ -67,10 +68,14 @@ SelfPlayData generate_selfplay(const Rules& rules, const std::vector<GameSpec>& 
 PolicyData generate_policy_data(const Rules& rules, const std::vector<GameSpec>& games, int jobs,
                                 const std::atomic<bool>* stop, const std::function<void(int)>& on_finished) {
   check_games(rules, games);
+  std::vector<std::string> checked;  // each spec built once: a bot may load a weight file
   for (const GameSpec& g : games)
-    for (const std::string& bot : g.bots)
+    for (const std::string& bot : g.bots) {
+      if (std::find(checked.begin(), checked.end(), bot) != checked.end()) continue;
       if (!dynamic_cast<MctsPlayer*>(make_player(bot, 0).get()))
         throw std::invalid_argument("policy training needs search visits: bot '" + bot + "' is not an mcts bot");
+      checked.push_back(bot);
+    }
   // Each game's decisions, kept apart until it ends (an abandoned game leaves nothing behind) and joined
   // in the order given, so the data does not depend on the number of jobs.
   struct Game {
