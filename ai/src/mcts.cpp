@@ -84,6 +84,12 @@ class MctsPlayer::Search {
     std::vector<Node*> path;
   };
 
+  // Sequential halving: simulations take the root's child from `candidates` in turn (null: by PUCT).
+  void force_root(const std::vector<Node*>* candidates) {
+    candidates_ = candidates;
+    next_candidate_.store(0, std::memory_order_relaxed);
+  }
+
   // Runs simulations until the budget is spent; worker w allocates from arena w of the tree.
   void run(int worker_index, uint64_t seed, const Budget& budget, std::atomic<int>& started,
            std::chrono::steady_clock::time_point start) {
@@ -109,7 +115,9 @@ class MctsPlayer::Search {
     while (!s.is_terminal()) {
       if (!ensure_expanded(*node, s, worker)) break;  // no room left: evaluate here
       const bool draw = node->chance;
-      Node* child = draw ? sample_chance(*node, worker.rng) : select(*node, s);
+      Node* child = draw ? sample_chance(*node, worker.rng)
+                         : candidates_ && path.size() == 1 ? next_candidate()
+                                                           : select(*node, s);
       s.apply(child->action);
       const int before = child->visits.fetch_add(1, std::memory_order_relaxed);
       child->virtual_loss.fetch_add(1, std::memory_order_relaxed);
@@ -301,17 +309,26 @@ class MctsPlayer::Search {
     return out;
   }
 
+  Node* next_candidate() {
+    const uint32_t i = next_candidate_.fetch_add(1, std::memory_order_relaxed);
+    return (*candidates_)[i % candidates_->size()];
+  }
+
   const MctsOptions& o_;
   const Evaluator& evaluator_;
   Tree& tree_;
   const Dealer* world_;
+  const std::vector<Node*>* candidates_ = nullptr;
+  std::atomic<uint32_t> next_candidate_{0};
 };
 
 MctsPlayer::MctsPlayer(MctsOptions options)
     : options_(std::move(options)), rng_(options_.seed),
       evaluator_(options_.evaluator ? options_.evaluator : make_evaluator("trained")) {
   if (options_.exploration < 0) options_.exploration = options_.puct ? 1.0 : 0.4;
-  if (!options_.policy && (options_.puct || options_.widening > 0)) options_.policy = make_policy("trained");
+  if (!options_.policy && (options_.puct || options_.widening > 0 || options_.gumbel > 0)) options_.policy = make_policy("trained");
+  if (options_.gumbel > 0 && (options_.determinizations > 0 || (options_.threads > 1 && options_.parallel == MctsOptions::Parallel::kRoot)))
+    throw std::invalid_argument("mcts: gumbel needs tree search (it cannot be combined with worlds or parallel=root)");
 }
 
 MctsPlayer::~MctsPlayer() = default;
@@ -332,9 +349,10 @@ Action MctsPlayer::choose(const State& state, Budget budget) {
   const bool forest = options_.determinizations > 0 || (workers > 1 && options_.parallel == MctsOptions::Parallel::kRoot);
   std::unique_ptr<Tree> reused = forest ? nullptr : reuse_subtree(state, workers);
   observed_.clear();
+  gumbel_choice_ = Action::none();
   const std::vector<ChildStats> stats = forest ? search_forest(state, budget, start)
                                                : search_tree(reused ? std::move(reused) : std::make_unique<Tree>(workers, state, options_.max_nodes), budget, start);
-  return final_choice(state, stats);
+  return final_choice(state, stats, gumbel_choice_);
 }
 
 // The subtree reached from the last tree's root by the observed actions, copied into a new tree, when it
@@ -366,15 +384,12 @@ std::unique_ptr<MctsPlayer::Tree> MctsPlayer::reuse_subtree(const State& state, 
 // All workers on one shared tree, which is kept for reuse and inspection.
 std::vector<MctsPlayer::ChildStats> MctsPlayer::search_tree(std::unique_ptr<Tree> tree, Budget budget,
                                                             std::chrono::steady_clock::time_point start) {
-  const int workers = static_cast<int>(tree->arenas.size());
-  std::atomic<int> started{0};
   Search search(options_, *evaluator_, *tree, nullptr);
-  if (workers == 1) {
-    search.run(0, rng_.next(), budget, started, start);
+  const Node* chosen = nullptr;
+  if (options_.gumbel > 0) {
+    chosen = sequential_halving(search, *tree, budget, start);
   } else {
-    std::vector<uint64_t> seeds(static_cast<size_t>(workers));
-    for (auto& seed : seeds) seed = rng_.next();
-    run_on_threads(workers, workers, [&](int w) { search.run(w, seeds[static_cast<size_t>(w)], budget, started, start); });
+    run_workers(search, budget, start);
   }
   tree_ = std::move(tree);
   const int me = tree_->root_state.current_player();
@@ -384,7 +399,91 @@ std::vector<MctsPlayer::ChildStats> MctsPlayer::search_tree(std::unique_ptr<Tree
     const Node& c = root.children.load()[i];
     stats.push_back({c.action, c.visits.load(), c.value[me].load()});
   }
+  gumbel_choice_ = chosen ? chosen->action : Action::none();
   return stats;
+}
+
+// Runs `search` on every worker until `budget` is spent (its time counted from `start`).
+void MctsPlayer::run_workers(Search& search, Budget budget, std::chrono::steady_clock::time_point start) {
+  const int workers = std::max(1, options_.threads);
+  std::atomic<int> started{0};
+  if (workers == 1) {
+    search.run(0, rng_.next(), budget, started, start);
+    return;
+  }
+  std::vector<uint64_t> seeds(static_cast<size_t>(workers));
+  for (auto& seed : seeds) seed = rng_.next();
+  run_on_threads(workers, workers, [&](int w) { search.run(w, seeds[static_cast<size_t>(w)], budget, started, start); });
+}
+
+// The Gumbel root: the candidates are the top `gumbel` root actions by Gumbel noise + log prior (a
+// sample without replacement from the priors); each round gives every candidate an equal share of the
+// round's budget (iterations, or time up to the round's deadline), then keeps the better half by
+// Gumbel + log prior + sigma(mean), the means rescaled between the candidates' extremes and sigma
+// growing with the visits, so that values outweigh the prior as they become reliable. Returns the last candidate left, or null when the root has fewer than two
+// actions (then the budget is searched as usual).
+const MctsPlayer::Node* MctsPlayer::sequential_halving(Search& search, Tree& tree, Budget budget,
+                                                       std::chrono::steady_clock::time_point start) {
+  Node& root = *tree.root;
+  int spent = 0;
+  if (root.expansion.load() != Node::kExpanded) {  // a fresh root: one simulation expands it
+    run_workers(search, Budget{1, budget.milliseconds}, start);
+    spent = 1;
+  }
+  if (root.expansion.load() != Node::kExpanded || root.num_children < 2) {
+    if (budget.iterations == 0 || budget.iterations > spent)
+      run_workers(search, Budget{budget.iterations ? budget.iterations - spent : 0, budget.milliseconds}, start);
+    return nullptr;
+  }
+  struct Candidate {
+    Node* node;
+    double score;  // Gumbel noise + log prior; the round's score once ranked
+    double noisy_prior;
+  };
+  std::vector<Candidate> candidates;
+  Node* children = root.children.load();
+  for (int i = 0; i < root.num_children; ++i) {
+    const double gumbel = -std::log(-std::log(std::max(rng_.uniform(), 1e-300)));
+    const double g = gumbel + std::log(std::max(children[i].prior, 1e-30f));
+    candidates.push_back({&children[i], g, g});
+  }
+  const auto by_score = [](const Candidate& a, const Candidate& b) { return a.score > b.score; };
+  std::stable_sort(candidates.begin(), candidates.end(), by_score);
+  candidates.resize(std::min(candidates.size(), static_cast<size_t>(options_.gumbel)));
+  const int rounds = std::max(1, static_cast<int>(std::ceil(std::log2(static_cast<double>(candidates.size())))));
+  const int me = tree.root_state.current_player();
+  std::vector<Node*> order;
+  for (int round = 0; candidates.size() > 1; ++round) {
+    order.clear();
+    for (const Candidate& c : candidates) order.push_back(c.node);
+    const int n = static_cast<int>(order.size());
+    Budget share{0, 0};
+    if (budget.iterations > 0) {  // every candidate at least once a round, even when the budget is short
+      const int left = std::max(0, budget.iterations - spent) / std::max(1, rounds - round);
+      share.iterations = std::max(1, left / n) * n;
+      spent += share.iterations;
+    }
+    if (budget.milliseconds > 0) share.milliseconds = static_cast<int>(int64_t{budget.milliseconds} * std::min(round + 1, rounds) / rounds);
+    search.force_root(&order);
+    run_workers(search, share, start);
+    // Means rescaled to [0, 1] between the candidates' lowest and highest (as MuZero normalises values):
+    // margins of a point or two move tanh(margin / scale) by only a few hundredths.
+    int most_visits = 0;
+    double low = std::numeric_limits<double>::infinity(), high = -low;
+    for (Candidate& c : candidates) {
+      const int visits = c.node->visits.load();
+      most_visits = std::max(most_visits, visits);
+      c.score = visits ? c.node->value[me].load() / visits : -1.0;  // the mean, in [-1, 1]
+      low = std::min(low, c.score);
+      high = std::max(high, c.score);
+    }
+    const double sigma = (kGumbelVisitOffset + most_visits) * kGumbelValueScale / std::max(high - low, 1e-9);
+    for (Candidate& c : candidates) c.score = c.noisy_prior + sigma * (c.score - low);
+    std::stable_sort(candidates.begin(), candidates.end(), by_score);
+    candidates.resize((candidates.size() + 1) / 2);
+  }
+  search.force_root(nullptr);
+  return candidates[0].node;
 }
 
 // Independent trees, spread over the workers: root parallelism (true chance nodes, one tree per worker)
@@ -436,8 +535,9 @@ std::vector<MctsPlayer::ChildStats> MctsPlayer::search_forest(const State& state
   return stats;
 }
 
-// The most visited action, ties broken by mean value; records the root statistics.
-Action MctsPlayer::final_choice(const State& state, const std::vector<ChildStats>& stats) {
+// `chosen` if given (the Gumbel root's pick), else the most visited action, ties broken by mean value;
+// records the root statistics.
+Action MctsPlayer::final_choice(const State& state, const std::vector<ChildStats>& stats, Action chosen) {
   last_root_.clear();
   last_iterations_ = -reused_visits_;
   int best = -1;
@@ -448,6 +548,7 @@ Action MctsPlayer::final_choice(const State& state, const std::vector<ChildStats
     const RootChild& b = last_root_[static_cast<size_t>(std::max(best, 0))];
     if (best < 0 || c.visits > b.visits || (c.visits == b.visits && mean > b.mean)) best = static_cast<int>(last_root_.size()) - 1;
   }
+  if (chosen != Action::none()) return chosen;
   if (best < 0) {  // no simulation ran (time budget too small): any legal action
     ActionList actions;
     state.legal_actions(actions);

@@ -117,7 +117,7 @@ E parse_choice(const std::string& v, std::initializer_list<std::pair<const char*
 std::string bot_spec_help() {
   return "bots are: random, greedy, heuristic[:eval=trained|handtuned|endnow|FILE.json], "
          "mcts[:iterations=N,ms=N,threads=N,parallel=tree|root,worlds=N,leaf=rollout|truncated|eval,turns=N,"
-         "eval=trained|handtuned|endnow|FILE.json,c=X,scale=X,chance=full|sample,fpu=X,finish=0|1,reward=margin|win,puct=0|1,policy=trained|oneply|FILE.json,temp=X,widen=X,widen_exp=X,"
+         "eval=trained|handtuned|endnow|FILE.json,c=X,scale=X,chance=full|sample,fpu=X,finish=0|1,reward=margin|win,puct=0|1,policy=trained|oneply|FILE.json,temp=X,widen=X,widen_exp=X,gumbel=N,"
          "reuse=0|1,max_nodes=N], expectimax[:depth=N,ms=N,evals=N,threads=N,prune=none|star1|star2,"
          "eval=trained|handtuned|endnow|FILE.json,scale=X]";
 }
@@ -165,6 +165,7 @@ std::unique_ptr<Player> make_player(const std::string& spec, uint64_t seed) {
         }},
         {"widen", [&](const std::string& v) { o.widening = parse_double(v, 0, 1e6); }},
         {"widen_exp", [&](const std::string& v) { o.widening_exponent = parse_double(v, 0, 1); }},
+        {"gumbel", [&](const std::string& v) { o.gumbel = parse_int(v, 0, kMaxActions); }},
         {"reuse", [&](const std::string& v) { o.reuse_tree = parse_int(v, 0, 1); }},
         {"max_nodes", [&](const std::string& v) { o.max_nodes = static_cast<size_t>(parse_int(v, 1000, 1 << 30)); }},
     });

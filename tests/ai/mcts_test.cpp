@@ -27,7 +27,7 @@ std::unique_ptr<MctsPlayer> mcts(const std::string& spec, uint64_t seed = 7) {
 // Every way of searching: the default (PUCT guided by the shipped policy networks, drawn tiles passed
 // through, first-play urgency, leaves that finish the turn), UCT, the plain UCT before issue 12, two
 // threads on one tree, root parallelism, determinizations, one-ply priors, progressive widening, random and
-// truncated rollouts, the end-now evaluator, the win/loss reward.
+// truncated rollouts, the end-now evaluator, the win/loss reward, the Gumbel root.
 const char* const kConfigurations[] = {
     "mcts:iterations=1500",                             // PUCT guided by the shipped policy networks
     "mcts:iterations=3000,puct=0",                      // UCT, the default before the policy networks
@@ -43,6 +43,8 @@ const char* const kConfigurations[] = {
     "mcts:iterations=3000,reward=win",
     "mcts:iterations=3000,chance=full,threads=2",
     "mcts:iterations=2000,threads=2,puct=0",
+    "mcts:iterations=1500,gumbel=16",                   // the Gumbel root: sequential halving
+    "mcts:iterations=1500,gumbel=8,threads=2",
 };
 
 class EverySearch : public ::testing::TestWithParam<const char*> {};
@@ -221,6 +223,52 @@ TEST(Mcts, OneThreadWithASeedIsReproducible) {
   EXPECT_EQ(first, second);
 }
 
+// The Gumbel root with 4 candidates and 1,000 simulations: the first simulation expands the root, then
+// two rounds of sequential halving. Round one gives each candidate (999 / 2) / 4 = 124 visits, round two
+// gives the 2 kept (1000 - 497) / 2 = 251 more each; the one played is one of those two. The same seed
+// samples the same candidates and plays the same; the shares hold with two threads too.
+TEST(Mcts, GumbelRootSharesTheBudgetBySequentialHalving) {
+  // The first position of a random game from the 20th action on with at least 8 choices.
+  int actions = 20;
+  auto choices = [](const State& s) {
+    ActionList legal;
+    s.legal_actions(legal);
+    return legal.size;
+  };
+  while (choices(testing::random_position(rules_with(2), 2, actions)) < 8) ++actions;
+  const State s = testing::random_position(rules_with(2), 2, actions);
+  for (const char* spec : {"mcts:iterations=1000,gumbel=4,reuse=0", "mcts:iterations=1000,gumbel=4,reuse=0,threads=2"}) {
+    SCOPED_TRACE(spec);
+    auto bot = mcts(spec);
+    const Action chosen = bot->choose(s);
+    EXPECT_EQ(bot->verify_tree(), "");
+    EXPECT_EQ(bot->last_iterations(), 1 + 4 * 124 + 2 * 251);
+    std::vector<int> visits;
+    int chosen_visits = -1;
+    for (const auto& c : bot->last_root()) {
+      if (c.visits > 0) visits.push_back(c.visits);
+      if (c.action == chosen) chosen_visits = c.visits;
+    }
+    std::sort(visits.rbegin(), visits.rend());
+    // The expanding simulation may have visited a fifth child, or one of the four once more.
+    ASSERT_GE(visits.size(), 4u);
+    ASSERT_LE(visits.size(), 5u);
+    EXPECT_GE(visits[1], 124 + 251);
+    EXPECT_LE(visits[0], 124 + 251 + 1);
+    EXPECT_LE(visits[2], 124 + 1);
+    EXPECT_GE(chosen_visits, 124 + 251);
+    auto again = mcts(spec);
+    if (std::string(spec).find("threads") == std::string::npos) {
+      EXPECT_EQ(again->choose(s), chosen);
+    }
+  }
+  // A time budget is shared out by deadlines instead.
+  auto timed = mcts("mcts:ms=60,gumbel=16,reuse=0");
+  EXPECT_TRUE(s.is_legal(timed->choose(s)));
+  EXPECT_EQ(timed->verify_tree(), "");
+  EXPECT_GE(timed->last_iterations(), 1);
+}
+
 // Tree reuse: after observing its own move and the opponent's, the player starts from the subtree it
 // had already searched; a player that is not told the moves searches afresh. Both trees stay consistent.
 TEST(Mcts, ReusesTheSubtreeOfTheObservedMoves) {
@@ -270,10 +318,12 @@ TEST(Mcts, BotSpecsAreCheckedWithClearErrors) {
   EXPECT_EQ(message("mcts:c=fast"), "bot mcts: bad value 'fast' for c: not a number");
   EXPECT_EQ(message("mcts:threads=0"), "bot mcts: bad value '0' for threads: must be 1 to 256");
   EXPECT_EQ(message("greedy:iterations=3"), "unknown parameter 'iterations' of bot greedy; its parameters are none");
-  EXPECT_NE(message("mcts:depth=3").find("unknown parameter 'depth' of bot mcts; its parameters are c, chance, eval, finish, fpu, iterations"), std::string::npos);
+  EXPECT_NE(message("mcts:depth=3").find("unknown parameter 'depth' of bot mcts; its parameters are c, chance, eval, finish, fpu, gumbel, iterations"), std::string::npos);
   EXPECT_NE(message("mcts:eval=nope").find("unknown evaluator 'nope'"), std::string::npos);
   EXPECT_NE(message("alphazero").find("unknown bot 'alphazero'; bots are: random, greedy, heuristic"), std::string::npos);
   EXPECT_EQ(message("mcts:iterations=0"), "bot mcts needs iterations > 0 or ms > 0");
+  EXPECT_EQ(message("mcts:gumbel=4,worlds=3"), "mcts: gumbel needs tree search (it cannot be combined with worlds or parallel=root)");
+  EXPECT_EQ(message("mcts:gumbel=-1"), "bot mcts: bad value '-1' for gumbel: must be 0 to " + std::to_string(kMaxActions));
 }
 
 // Every player, every combination of expansions, 2 to 4 players: whole games, every choice legal.

@@ -79,6 +79,20 @@ def test_policy_data_is_the_same_for_any_number_of_workers(tmp_path):
         policy.generate(tmp_path / "h.npz", rules, "heuristic", games=1, progress=False)
 
 
+def test_policy_data_from_ray_tasks_equals_local_threads(tmp_path, ray_cluster):
+    rules = meeple.Rules(players=3, expansions=["count", "abbey_mayor"])
+    spec = "mcts:iterations=15"
+    local = policy.generate(tmp_path / "local.npz", rules, spec, games=5, seed=9, workers=2, progress=False)
+    remote = policy.generate(tmp_path / "ray.npz", rules, spec, games=5, seed=9, progress=False, backend="ray", batch=2)
+    assert len(local["game"]) > 100 and set(local["game"]) == {0, 1, 2, 3, 4}
+    for key in ("game", "to_move", "first_action", "features", "action_features", "visits", "finished",
+                "final_scores", "game_id"):
+        assert remote[key].dtype == local[key].dtype, key
+        np.testing.assert_array_equal(remote[key], local[key], err_msg=key)
+    with pytest.raises(ValueError, match="backend must be 'local' or 'ray'"):
+        policy.generate(tmp_path / "x.npz", rules, spec, games=1, backend="dask")
+
+
 def test_train_then_play_end_to_end(tmp_path):
     out = tmp_path / "policy"
     config = policy.FitConfig(hidden=(8,), epochs=40, batch=32)

@@ -92,17 +92,11 @@ def test_command_line_tournament_writes_records_csv_and_plot(tmp_path):
     assert bad.returncode == 2 and "unknown bot 'clever'" in bad.stderr
 
 
-def test_ray_backend_gives_the_records_of_the_local_one(tmp_path):
-    import ray  # an optional dependency of the package (meeple[ray]); the test extra includes it
-
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    try:
-        bots = ["greedy", "mcts:iterations=20", "random"]
-        local = meeple.tournament(bots, games=6, players=3, seed=5, out=str(tmp_path / "local.jsonl"), progress=False)
-        remote = meeple.tournament(bots, games=6, players=3, seed=5, out=str(tmp_path / "ray.jsonl"), progress=False,
-                                   backend="ray", batch=2)
-    finally:
-        ray.shutdown()
+def test_ray_backend_gives_the_records_of_the_local_one(tmp_path, ray_cluster):
+    bots = ["greedy", "mcts:iterations=20", "random"]
+    local = meeple.tournament(bots, games=6, players=3, seed=5, out=str(tmp_path / "local.jsonl"), progress=False)
+    remote = meeple.tournament(bots, games=6, players=3, seed=5, out=str(tmp_path / "ray.jsonl"), progress=False,
+                               backend="ray", batch=2)
     assert sorted((tmp_path / "ray.jsonl").read_text().splitlines()) == sorted((tmp_path / "local.jsonl").read_text().splitlines())
     assert [g.scores for g in remote.games] == [g.scores for g in local.games]
     with pytest.raises(ValueError, match="backend must be"):

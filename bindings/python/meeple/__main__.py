@@ -33,7 +33,8 @@ def cmd_tournament(args) -> int:
     os.makedirs(args.out, exist_ok=True)
     result = tournament(args.bots, games=args.games, players=args.players, expansions=args.expansions,
                         options=parse_options(args.option), seed=args.seed, workers=args.workers,
-                        out=os.path.join(args.out, "games.jsonl"), progress=not args.quiet)
+                        out=os.path.join(args.out, "games.jsonl"), progress=not args.quiet,
+                        backend=args.backend, address=args.address, batch=args.batch)
     print(result.table())
     result.write_csv(os.path.join(args.out, "results.csv"))
     from .plots import plot_tournament
@@ -64,7 +65,8 @@ def cmd_train_policy(args) -> int:
     rules = _meeple.Rules(players=args.players, expansions=list(args.expansions), options=parse_options(args.option))
     config = FitConfig(hidden=tuple(args.hidden), epochs=args.epochs, lr=args.lr, seed=args.seed)
     report = train_policy(args.out, rules, bot=args.bot, games=args.games, seed=args.seed, workers=args.workers,
-                          config=config, progress=not args.quiet, command="python -m meeple " + shlex.join(args.argv))
+                          config=config, progress=not args.quiet, command="python -m meeple " + shlex.join(args.argv),
+                          backend=args.backend, address=args.address, batch=args.batch)
     for key, value in report.items():
         print(f"{key:>36}: {value:.4f}" if isinstance(value, float) else f"{key:>36}: {value}")
     print(f"wrote {args.out}/data.npz, policy.json, report.json; play it with mcts:policy={args.out}/policy.json")
@@ -121,6 +123,13 @@ def cmd_info(args) -> int:
     return 0
 
 
+def add_backend_arguments(parser) -> None:
+    parser.add_argument("--backend", choices=["local", "ray"], default="local",
+                        help="local: --workers C++ threads; ray: batches of games as Ray tasks (pip install meeple[ray])")
+    parser.add_argument("--address", default=None, help="Ray cluster to join (default: a new local one)")
+    parser.add_argument("--batch", type=int, default=4, help="games per Ray task")
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m meeple", description="Carcassonne engine, bots and tournaments")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -133,6 +142,7 @@ def main(argv=None) -> int:
     t.add_argument("--option", action="append", default=[], help="rule option NAME=VALUE (repeatable)")
     t.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="games at once (C++ threads)")
     t.add_argument("--out", required=True, help="folder for games.jsonl, results.csv, ratings.png (reruns resume)")
+    add_backend_arguments(t)
     t.add_argument("--quiet", action="store_true", help="no progress bar")
     t.set_defaults(run=cmd_tournament)
     tr = sub.add_parser("train", help="fit evaluator weights from self-play, promoting only those that win a match",
@@ -181,6 +191,7 @@ def main(argv=None) -> int:
     tp.add_argument("--lr", type=float, default=3e-3)
     tp.add_argument("--seed", type=int, default=1, help="first tile seed of the games, and the fit's seed")
     tp.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="games at once (C++ threads)")
+    add_backend_arguments(tp)
     tp.add_argument("--quiet", action="store_true", help="no progress bar")
     tp.set_defaults(run=cmd_train_policy)
     r = sub.add_parser("replay", help="replay a file of records and print their scores")

@@ -7,7 +7,7 @@ decision, the feature a figure goes to, how the action changes the chooser's and
 board, the deploys a placement opens); the prior is the softmax of the scores over the legal actions. The
 C++ PolicyNet (ai/include/meeple/ai/policy.h) computes exactly what PolicyModel computes here.
 
-Data. generate() plays self-play games between mcts bots in C++ threads and keeps every decision with two
+Data. generate() plays self-play games between mcts bots in C++ threads (or as Ray tasks) and keeps every decision with two
 or more legal actions: each action's features and the root visits the search gave it (the target is the
 visit distribution, as in AlphaZero), saved to a compressed numpy file. The same games (seed, bot, count)
 give the same data, whatever the number of workers.
@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _meeple
+from . import _meeple, cluster
 from . import training
 from .training import Adam, init_mlp, mlp_backward, mlp_forward
 
@@ -41,9 +41,14 @@ ACTION_FEATURES = list(_meeple.ACTION_FEATURE_NAMES)
 
 # --- Data -----------------------------------------------------------------------------------------------
 
-def generate(path, rules, bot: str, games: int, seed: int = 1, workers: int = 1, progress: bool = True) -> dict:
+def generate(path, rules, bot: str, games: int, seed: int = 1, workers: int = 1, progress: bool = True,
+             backend: str = "local", address: str | None = None, batch: int = 4) -> dict:
     """Decisions of `games` self-play games (tile seeds seed .. seed + games - 1, every seat `bot`, an mcts
-    spec), saved to `path` (.npz) and returned. An existing file of the same games is read instead."""
+    spec), saved to `path` (.npz) and returned. An existing file of the same games is read instead.
+
+    backend "local" plays `workers` games at once in C++ threads; "ray" sends batches of `batch` games as
+    Ray tasks to the cluster at `address` (cluster.run_batches). Both give the same data for the same games."""
+    cluster.check_backend(backend)
     if isinstance(rules, str):
         rules = _meeple.Rules.parse(rules)
     meta = {"format": DATA_FORMAT, "rules": str(rules), "bot": bot, "games": games, "seed": seed,
@@ -53,25 +58,65 @@ def generate(path, rules, bot: str, games: int, seed: int = 1, workers: int = 1,
         if json.loads(str(data["meta"])) != meta:
             raise ValueError(f"{path} holds other games ({data['meta']}), not {json.dumps(meta)}; use another path")
         return data
+    specs = [([bot] * rules.players, g) for g in range(seed, seed + games)]
     bar = None
     if progress:
         from tqdm import tqdm
 
         bar = tqdm(total=games, unit="game", desc=f"self-play {bot}")
     try:
-        data = _meeple.generate_policy_data(rules, [([bot] * rules.players, g) for g in range(seed, seed + games)],
-                                            jobs=workers, on_finished=(lambda n: bar.update(1)) if bar else None)
+        if backend == "ray":
+            batches = cluster.split(specs, batch)
+            parts = [None] * len(batches)
+
+            def done(i, part):
+                parts[i] = part
+                if bar:
+                    bar.update(len(batches[i]))
+
+            cluster.run_batches(_policy_batch, [(str(rules), b) for b in batches], address, done)
+            data = join_policy_data([(i * max(1, batch), part) for i, part in enumerate(parts)])
+        else:
+            data = _meeple.generate_policy_data(rules, specs, jobs=workers,
+                                                on_finished=(lambda n: bar.update(1)) if bar else None)
+            if data.pop("interrupted"):
+                raise KeyboardInterrupt
     finally:
         if bar:
             bar.close()
-    if data.pop("interrupted"):
-        raise KeyboardInterrupt
     data["game_id"] = np.arange(seed, seed + games)[data["finished"]]
     data["meta"] = np.array(json.dumps(meta))
     tmp = str(path) + ".partial.npz"
     np.savez_compressed(tmp, **data)
     os.replace(tmp, path)
     return data
+
+
+def _policy_batch(rules_text: str, games: list) -> dict:
+    """A Ray task: generate_policy_data for a few games, in C++ on one CPU."""
+    from meeple import _meeple as native
+
+    data = native.generate_policy_data(native.Rules.parse(rules_text), games, jobs=1)
+    if data.pop("interrupted"):
+        raise KeyboardInterrupt
+    return data
+
+
+def join_policy_data(parts: list[tuple[int, dict]]) -> dict:
+    """One data set from the data of consecutive batches of games, each given with the index of its first
+    game: game indices and action rows renumbered, as if generated in one call."""
+    out = {}
+    rows = 0
+    firsts = []
+    for _, part in parts:
+        firsts.append(part["first_action"][:-1] + rows)
+        rows += len(part["visits"])
+    out["first_action"] = np.concatenate(firsts + [np.array([rows])]).astype(np.int32)
+    for key in ("game", "finished"):
+        out[key] = np.concatenate([part[key] + start for start, part in parts]).astype(np.int32)
+    for key in ("to_move", "features", "action_features", "visits", "final_scores"):
+        out[key] = np.concatenate([part[key] for _, part in parts])
+    return out
 
 
 def visit_targets(data: dict) -> np.ndarray:
@@ -211,13 +256,14 @@ def fit_value(data: dict, rules, hidden=(32,), seed: int = 0):
 
 
 def train_policy(out, rules, bot: str = "mcts:iterations=800", games: int = 200, seed: int = 1, workers: int = 1,
-                 config: FitConfig = FitConfig(), progress: bool = True, command: str | None = None) -> dict:
+                 config: FitConfig = FitConfig(), progress: bool = True, command: str | None = None,
+                 backend: str = "local", address: str | None = None, batch: int = 4) -> dict:
     """Self-play data (out/data.npz), the fits, out/policy.json and out/value.json; returns the report (also
     out/report.json)."""
     if isinstance(rules, str):
         rules = _meeple.Rules.parse(rules)
     os.makedirs(out, exist_ok=True)
-    data = generate(os.path.join(out, "data.npz"), rules, bot, games, seed, workers, progress)
+    data = generate(os.path.join(out, "data.npz"), rules, bot, games, seed, workers, progress, backend, address, batch)
     if len(data["game"]) == 0:
         raise ValueError("self-play kept no decision to learn from; play more games")
     train, val = split(data)

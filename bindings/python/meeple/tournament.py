@@ -18,7 +18,7 @@ import math
 import os
 from dataclasses import dataclass, field
 
-from . import _meeple
+from . import _meeple, cluster
 
 
 @dataclass(frozen=True)
@@ -169,8 +169,7 @@ def tournament(bots, games: int = 100, players: int | None = None, expansions=()
     (None: the one this process is connected to, or a new local one); each task plays its games in C++, and
     the same seeds give the same records as the local backend.
     """
-    if backend not in ("local", "ray"):
-        raise ValueError(f"backend must be 'local' or 'ray', not {backend!r}")
+    cluster.check_backend(backend)
     players = players or len(bots)
     rules = _meeple.Rules(players=players, expansions=list(expansions), options=options or {})
     plan = schedule(list(bots), games, players, seed)
@@ -236,15 +235,10 @@ def _play_batch(rules_text: str, games: list) -> list:
 
 
 def play_on_ray(rules, games: list[ScheduledGame], batch: int, address, finish) -> None:
-    import ray
+    batches = cluster.split(games, batch)
 
-    if not ray.is_initialized():
-        ray.init(address=address, include_dashboard=False, log_to_driver=False)
-    task = ray.remote(num_cpus=1)(_play_batch)
-    batches = [games[i:i + max(1, batch)] for i in range(0, len(games), max(1, batch))]
-    pending = {task.remote(str(rules), [(list(g.bots), g.seed) for g in b]): b for b in batches}
-    while pending:
-        ready, _ = ray.wait(list(pending), num_returns=1)
-        for ref in ready:
-            for game, (scores, record) in zip(pending.pop(ref), ray.get(ref)):
-                finish(game, scores, record)
+    def done(i, results):
+        for game, (scores, record) in zip(batches[i], results):
+            finish(game, scores, record)
+
+    cluster.run_batches(_play_batch, [(str(rules), [(list(g.bots), g.seed) for g in b]) for b in batches], address, done)

@@ -63,6 +63,11 @@ struct MctsOptions {
   // ceil(widening * n^widening_exponent) children by prior.
   double widening = 0;
   double widening_exponent = 0.5;
+  // Gumbel root (0: off; Danihelka et al., "Policy improvement by planning with Gumbel", 2022): sample this
+  // many root actions without replacement by prior (Gumbel-top-k), then share the budget among them by
+  // sequential halving, keeping after each round the half with the best Gumbel + log prior + scaled mean
+  // value; the last one left is played. Below the root, PUCT as usual. Tree search only.
+  int gumbel = 0;
   int threads = 1;
   enum class Parallel { kTree, kRoot } parallel = Parallel::kTree;
   // Determinized search (0: off): this many sampled tile orders, one tree each, root visits summed.
@@ -143,7 +148,9 @@ class MctsPlayer : public Player {
   std::unique_ptr<Tree> reuse_subtree(const State& state, int workers);
   std::vector<ChildStats> search_tree(std::unique_ptr<Tree> tree, Budget budget, std::chrono::steady_clock::time_point start);
   std::vector<ChildStats> search_forest(const State& state, Budget budget, std::chrono::steady_clock::time_point start);
-  Action final_choice(const State& state, const std::vector<ChildStats>& stats);
+  void run_workers(Search& search, Budget budget, std::chrono::steady_clock::time_point start);
+  const Node* sequential_halving(Search& search, Tree& tree, Budget budget, std::chrono::steady_clock::time_point start);
+  Action final_choice(const State& state, const std::vector<ChildStats>& stats, Action chosen = Action::none());
   static void copy_subtree(const Node& from, Node& to, Tree& tree);
   MctsOptions options_;
   Rng rng_;
@@ -153,6 +160,10 @@ class MctsPlayer : public Player {
   std::vector<RootChild> last_root_;
   int last_iterations_ = 0;
   int reused_visits_ = 0;
+  Action gumbel_choice_ = Action::none();  // the Gumbel root's pick in the last search, if any
+  // Sequential halving's sigma(q) = (offset + most visits) * scale * q, q the mean in [0, 1]: the paper's
+  // c_visit and c_scale.
+  static constexpr double kGumbelVisitOffset = 50, kGumbelValueScale = 1.0;
 };
 
 }  // namespace meeple
