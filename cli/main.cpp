@@ -3,10 +3,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -14,6 +18,7 @@
 #include "meeple/ai/match.h"
 #include "meeple/ai/mcts.h"
 #include "meeple/ai/player.h"
+#include "meeple/checked.h"
 #include "meeple/perft.h"
 #include "meeple/random.h"
 #include "meeple/record.h"
@@ -37,7 +42,11 @@ std::vector<std::string> split_commas(const std::string& s) {
 
 Rules make_rules(int players, const std::string& expansions, const std::vector<std::string>& options) {
   Rules rules;
-  rules.players = static_cast<uint8_t>(players);
+  try {
+    rules.players = checked<uint8_t>(players, 2, kMaxPlayers);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string("--players ") + e.what());
+  }
   for (const std::string& e : split_commas(expansions)) rules.add_expansion(e);
   for (const std::string& o : options) {
     const auto eq = o.find('=');
@@ -48,18 +57,30 @@ Rules make_rules(int players, const std::string& expansions, const std::vector<s
   return rules;
 }
 
+// JSON for the terminal: bytes that are not UTF-8 (from a bad record, quoted in an error) become U+FFFD
+// instead of stopping the output.
+std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+std::string read_all(const std::string& path) {
+  if (path == "-") return std::string((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+  if (std::filesystem::is_directory(path)) throw std::invalid_argument("'" + path + "' is a directory, not a record file");
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw std::invalid_argument("cannot open '" + path + "': " + std::strerror(errno));
+  std::ostringstream text;
+  text << file.rdbuf();
+  if (file.bad()) throw std::invalid_argument("cannot read '" + path + "': " + std::strerror(errno));
+  return text.str();
+}
+
 int run_replay(const std::string& path, bool as_json) {
-  std::ifstream file;
-  std::istream* in = &std::cin;
-  if (path != "-") {
-    file.open(path);
-    if (!file) {
-      std::cerr << "meeple replay: cannot open '" << path << "'\n";
-      return kBadInput;
-    }
-    in = &file;
+  std::string text;
+  try {
+    text = read_all(path);
+  } catch (const std::invalid_argument& e) {
+    if (!as_json) throw;
+    std::cout << dump(json{{"error", {{"action", -1}, {"message", e.what()}}}}) << "\n";
+    return kBadInput;
   }
-  std::string text((std::istreambuf_iterator<char>(*in)), std::istreambuf_iterator<char>());
   // One record, or JSON Lines with one record a line.
   std::vector<std::string> records;
   if (json::accept(text)) {
@@ -76,7 +97,7 @@ int run_replay(const std::string& path, bool as_json) {
     try {
       const State final_state = replay(parse_record(records[r]));
       if (as_json) {
-        std::cout << scores_json(final_state).dump() << "\n";
+        std::cout << dump(scores_json(final_state)) << "\n";
       } else {
         std::cout << where << ": " << (final_state.is_terminal() ? "final" : "unfinished") << " scores";
         for (int p = 0; p < final_state.num_players(); ++p) std::cout << " " << final_state.score(p);
@@ -85,7 +106,7 @@ int run_replay(const std::string& path, bool as_json) {
     } catch (const RecordError& e) {
       status = kBadInput;
       if (as_json) {
-        std::cout << json{{"error", {{"action", e.action()}, {"message", e.what()}}}}.dump() << "\n";
+        std::cout << dump(json{{"error", {{"action", e.action()}, {"message", e.what()}}}}) << "\n";
       } else {
         std::cerr << where << ": " << e.what() << "\n";
       }
@@ -94,33 +115,85 @@ int run_replay(const std::string& path, bool as_json) {
   return status;
 }
 
-struct SeatStats {
-  double wins = 0;
-  double score = 0;
-  std::array<double, kNumCategories> categories{};
-};
+// Wins with ties shared, counted in sixtieths (1/k of a win for k winners, k <= 6, is a whole number of
+// them), so that the sums are exact whatever order the games finish in.
+constexpr int kWinUnits = 60;
 
-std::ofstream open_output(const std::string& path) {
-  std::ofstream out;
-  if (!path.empty()) {
-    out.open(path);
-    if (!out) throw std::invalid_argument("cannot write '" + path + "'");
-  }
-  return out;
+std::array<int64_t, kMaxPlayers> win_units(const State& final_state) {
+  const auto winners = final_state.winners();
+  const auto k = std::count(winners.begin(), winners.begin() + final_state.num_players(), true);
+  std::array<int64_t, kMaxPlayers> units{};
+  for (int p = 0; p < final_state.num_players(); ++p) units[p] = winners[p] ? kWinUnits / k : 0;
+  return units;
 }
 
-// Plays the games with a progress line (on a terminal), writing each record to `out` as it finishes.
-std::vector<State> play_with_progress(const Rules& rules, const std::vector<GameSpec>& games, int jobs, std::ofstream& out) {
-  const int n = static_cast<int>(games.size());
-  const bool progress = n >= 20 && isatty(fileno(stderr));
-  int done = 0;
-  auto finals = play_games(rules, games, jobs, static_cast<bool>(out), [&](int, const State&, const std::string& line) {
-    if (out) out << line << "\n" << std::flush;
+struct SeatStats {
+  int64_t win_units = 0;
+  int64_t score = 0;
+  std::array<int64_t, kNumCategories> categories{};
+};
+
+// Where --out records go. A regular file (new or not) is written under a temporary name beside it and
+// renamed over it only once the run has finished well, so a failed run leaves an existing file as it
+// was; anything else (a pipe, /dev/stdout) is written in place. A write error is an error.
+class RecordFile {
+ public:
+  explicit RecordFile(const std::string& path) : path_(path) {
+    if (path.empty()) return;
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::file_status status = fs::status(path, ec);
+    if (fs::is_directory(status)) throw std::invalid_argument("--out '" + path + "' is a directory; give a file name");
+    const bool in_place = fs::exists(status) && !fs::is_regular_file(status);
+    if (!in_place) temp_ = path + ".partial-" + std::to_string(getpid());
+    out_.open(in_place ? path : temp_, std::ios::out | std::ios::trunc | std::ios::binary);
+    if (!out_) throw std::invalid_argument("cannot write '" + path + "': " + std::strerror(errno));
+  }
+  RecordFile(const RecordFile&) = delete;
+  RecordFile& operator=(const RecordFile&) = delete;
+  ~RecordFile() {
+    if (temp_.empty()) return;
+    out_.close();
+    std::remove(temp_.c_str());  // the run failed: the file it would have replaced stays
+  }
+  explicit operator bool() const { return !path_.empty(); }
+  void write(const std::string& line) {
+    out_ << line << '\n';
+    out_.flush();
+    if (!out_) throw std::runtime_error("cannot write '" + path_ + "': " + std::strerror(errno));
+  }
+  // Every record written: the file takes its place.
+  void commit() {
+    if (path_.empty()) return;
+    out_.close();
+    if (out_.fail()) throw std::runtime_error("cannot write '" + path_ + "': " + std::strerror(errno));
+    if (temp_.empty()) return;
+    std::error_code ec;
+    std::filesystem::rename(temp_, path_, ec);
+    if (ec) throw std::runtime_error("cannot write '" + path_ + "': " + ec.message());
+    temp_.clear();
+  }
+
+ private:
+  std::string path_, temp_;
+  std::ofstream out_;
+};
+
+// Plays game(0) .. game(count - 1) with a progress line (on a terminal), keeping none of them: each
+// finished game goes to `finished` and its record to `out`.
+void play_streaming(const Rules& rules, size_t count, const std::function<GameSpec(size_t)>& game, int jobs, RecordFile& out,
+                    const std::function<void(size_t, const State&)>& finished) {
+  const bool progress = count >= 20 && isatty(fileno(stderr));
+  size_t done = 0;
+  stream_games(rules, count, game, jobs, static_cast<bool>(out), [&](int g, const State& final_state, const std::string& line) {
+    if (out) out.write(line);
+    finished(static_cast<size_t>(g), final_state);
     ++done;
-    if (progress && (done % std::max(1, n / 100) == 0 || done == n)) std::cerr << "\r" << done << "/" << n << " games" << std::flush;
+    if (progress && (done % std::max<size_t>(1, count / 100) == 0 || done == count))
+      std::cerr << "\r" << done << "/" << count << " games" << std::flush;
   });
   if (progress) std::cerr << "\r" << std::string(30, ' ') << "\r";
-  return finals;
+  out.commit();
 }
 
 int run_selfplay(int players, int games, int jobs, uint64_t seed, const std::vector<std::string>& bots, const std::string& expansions,
@@ -131,27 +204,27 @@ int run_selfplay(int players, int games, int jobs, uint64_t seed, const std::vec
   for (const std::string& b : bots) (void)make_player(b, 0);  // validate names before playing
   std::vector<std::string> seat_bots(players);
   for (int p = 0; p < players; ++p) seat_bots[p] = bots.size() == 1 ? bots[0] : bots[p];
-  std::ofstream out = open_output(out_path);
+  RecordFile out(out_path);
   std::vector<SeatStats> stats(players);
-  std::vector<GameSpec> specs;
-  for (int g = 0; g < games; ++g) specs.push_back({seat_bots, seed + static_cast<uint64_t>(g)});
-  const auto finals = play_with_progress(rules, specs, jobs, out);
-  for (const State& state : finals) {
-    const auto shares = win_shares(state);
-    for (int p = 0; p < players; ++p) {
-      stats[p].wins += shares[p];
-      stats[p].score += state.score(p);
-      for (int c = 0; c < kNumCategories; ++c) stats[p].categories[c] += state.score(p, c);
-    }
-  }
+  play_streaming(rules, static_cast<size_t>(games), [&](size_t g) { return GameSpec{seat_bots, seed + g}; }, jobs, out,
+                 [&](size_t, const State& state) {
+                   const auto units = win_units(state);
+                   for (int p = 0; p < players; ++p) {
+                     stats[p].win_units += units[p];
+                     stats[p].score += state.score(p);
+                     for (int c = 0; c < kNumCategories; ++c) stats[p].categories[c] += state.score(p, c);
+                   }
+                 });
+  const double n = games;
   std::printf("%d games, %d players, rules: %s\n", games, players, rules.to_string().c_str());
   std::printf("%-5s %-22s %8s %7s %8s", "seat", "bot", "wins", "win%", "score");
   for (int c = 0; c < kNumCategories; ++c) std::printf(" %8s", category_name(c));
   std::printf("\n");
   for (int p = 0; p < players; ++p) {
-    std::printf("%-5d %-22s %8.1f %6.1f%% %8.2f", p, (bots.size() == 1 ? bots[0] : bots[p]).c_str(), stats[p].wins,
-                100.0 * stats[p].wins / games, stats[p].score / games);
-    for (int c = 0; c < kNumCategories; ++c) std::printf(" %8.2f", stats[p].categories[c] / games);
+    const double wins = static_cast<double>(stats[p].win_units) / kWinUnits;
+    std::printf("%-5d %-22s %8.1f %6.1f%% %8.2f", p, seat_bots[p].c_str(), wins, 100.0 * wins / n,
+                static_cast<double>(stats[p].score) / n);
+    for (int c = 0; c < kNumCategories; ++c) std::printf(" %8.2f", static_cast<double>(stats[p].categories[c]) / n);
     std::printf("\n");
   }
   return 0;
@@ -185,41 +258,39 @@ int run_match(const std::vector<std::string>& bots, int games, int players, int 
     if (std::find(names.begin(), names.end(), b) == names.end()) names.push_back(b);
   struct BotStats {
     int games = 0;
-    double wins = 0, score = 0, margin = 0;
+    int64_t win_units = 0, score = 0, margin = 0;
   };
   std::vector<BotStats> stats(names.size());
-  std::ofstream out = open_output(out_path);
-  auto seat_bots_of = [&](int g) {
+  RecordFile out(out_path);
+  auto seat_bots_of = [&](size_t g) {
     std::vector<std::string> seat_bots(players);
     for (int p = 0; p < players; ++p) seat_bots[p] = bots[(p + g % players) % players];
     return seat_bots;
   };
-  std::vector<GameSpec> specs;
-  for (int g = 0; g < games; ++g) specs.push_back({seat_bots_of(g), seed + static_cast<uint64_t>(g / players)});
-  const auto finals = play_with_progress(rules, specs, jobs, out);
-  for (int g = 0; g < games; ++g) {
-    const State& state = finals[static_cast<size_t>(g)];
+  play_streaming(rules, static_cast<size_t>(games), [&](size_t g) { return GameSpec{seat_bots_of(g), seed + g / players}; },
+                 jobs, out, [&](size_t g, const State& state) {
     const auto seat_bots = seat_bots_of(g);
-    const auto shares = win_shares(state);
+    const auto units = win_units(state);
     for (int p = 0; p < players; ++p) {
       BotStats& st = stats[std::find(names.begin(), names.end(), seat_bots[p]) - names.begin()];
       int best_other = -1000000;
       for (int q = 0; q < players; ++q)
         if (q != p) best_other = std::max(best_other, state.score(q));
       ++st.games;
-      st.wins += shares[p];
+      st.win_units += units[p];
       st.score += state.score(p);
       st.margin += state.score(p) - best_other;
     }
-  }
+  });
   std::printf("%d games (%d tile orders, seats rotated), %d players, rules: %s\n", games, games / players, players,
               rules.to_string().c_str());
   std::printf("%-28s %6s %8s %7s %17s %8s %8s\n", "bot", "games", "wins", "win%", "95% interval", "score", "margin");
   for (size_t i = 0; i < names.size(); ++i) {
     const BotStats& st = stats[i];
-    const auto [lo, hi] = wilson(st.wins, st.games);
-    std::printf("%-28s %6d %8.1f %6.1f%% [%5.1f%%, %5.1f%%] %8.2f %+8.2f\n", names[i].c_str(), st.games, st.wins,
-                100.0 * st.wins / st.games, 100 * lo, 100 * hi, st.score / st.games, st.margin / st.games);
+    const double wins = static_cast<double>(st.win_units) / kWinUnits, n = st.games;
+    const auto [lo, hi] = wilson(wins, st.games);
+    std::printf("%-28s %6d %8.1f %6.1f%% [%5.1f%%, %5.1f%%] %8.2f %+8.2f\n", names[i].c_str(), st.games, wins,
+                100.0 * wins / n, 100 * lo, 100 * hi, static_cast<double>(st.score) / n, static_cast<double>(st.margin) / n);
   }
   return 0;
 }
@@ -350,6 +421,8 @@ int run_info(bool as_json) {
 
 int main(int argc, char** argv) {
   CLI::App app{"meeple: a Carcassonne engine for AI research"};
+  // Records keep seeds as signed 64-bit numbers.
+  const CLI::Range kSeedRange(uint64_t{0}, uint64_t{std::numeric_limits<int64_t>::max()});
   app.require_subcommand(1);
 
   auto* replay_cmd = app.add_subcommand("replay", "Replay a meeple-game/1 record (or a .jsonl of them) and print the scores");
@@ -366,7 +439,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> options;
   selfplay_cmd->add_option("--players", players, "number of players, 2 to 6")->capture_default_str();
   selfplay_cmd->add_option("--games", games, "number of games")->capture_default_str()->check(CLI::PositiveNumber);
-  selfplay_cmd->add_option("--seed", seed, "seed of the first game (game g uses seed + g)")->capture_default_str();
+  selfplay_cmd->add_option("--seed", seed, "seed of the first game (game g uses seed + g)")->capture_default_str()->check(kSeedRange);
   selfplay_cmd->add_option("--bot", bots, "one bot spec for all seats, or one per seat; " + bot_spec_help())->capture_default_str();
   selfplay_cmd->add_option("--expansions", expansions, "comma-separated: river2, count, king_robber, cult_places, abbey_mayor");
   selfplay_cmd->add_option("--option", options, "rule option NAME=VALUE (repeatable), e.g. small_city=two_points");
@@ -379,7 +452,7 @@ int main(int argc, char** argv) {
   match_cmd->add_option("--bots", match_bots, "one bot spec per seat; " + bot_spec_help())->required();
   match_cmd->add_option("--games", match_games, "number of games (a multiple of the players)")->capture_default_str()->check(CLI::PositiveNumber);
   match_cmd->add_option("--players", match_players, "number of players (default: one per bot)");
-  match_cmd->add_option("--seed", seed, "seed of the first tile order")->capture_default_str();
+  match_cmd->add_option("--seed", seed, "seed of the first tile order")->capture_default_str()->check(kSeedRange);
   match_cmd->add_option("--expansions", expansions, "comma-separated: river2, count, king_robber, cult_places, abbey_mayor");
   match_cmd->add_option("--option", options, "rule option NAME=VALUE (repeatable)");
   match_cmd->add_option("--jobs", jobs, "games played at once (threads); results do not depend on it")->capture_default_str()->check(CLI::Range(1, 256));
@@ -387,7 +460,7 @@ int main(int argc, char** argv) {
 
   auto* perft_cmd = app.add_subcommand("perft", "Count legal action sequences to a depth along a seeded draw order");
   int depth = 4;
-  perft_cmd->add_option("--seed", seed, "seed of the draw order")->capture_default_str();
+  perft_cmd->add_option("--seed", seed, "seed of the draw order")->capture_default_str()->check(kSeedRange);
   perft_cmd->add_option("--depth", depth, "decisions deep, 1 to 12")->capture_default_str();
   perft_cmd->add_option("--players", players, "number of players")->capture_default_str();
   perft_cmd->add_option("--expansions", expansions, "comma-separated expansion names");
@@ -400,7 +473,7 @@ int main(int argc, char** argv) {
   analyze_cmd->add_option("--iterations", analyze_budgets, "simulation budgets, one row each")->capture_default_str()->delimiter(',');
   analyze_cmd->add_option("--games", analyze_games, "heuristic games to take positions from (3 each)")->capture_default_str()->check(CLI::Range(1, 1000));
   analyze_cmd->add_option("--players", players, "number of players")->capture_default_str();
-  analyze_cmd->add_option("--seed", seed, "seed of the first game")->capture_default_str();
+  analyze_cmd->add_option("--seed", seed, "seed of the first game")->capture_default_str()->check(kSeedRange);
   analyze_cmd->add_option("--expansions", expansions, "comma-separated expansion names");
   analyze_cmd->add_option("--option", options, "rule option NAME=VALUE (repeatable)");
 
@@ -420,7 +493,7 @@ int main(int argc, char** argv) {
     if (perft_cmd->parsed()) return run_perft(seed, depth, players, expansions);
     if (info_cmd->parsed()) return run_info(info_json);
     if (analyze_cmd->parsed()) return run_analyze(analyze_bot, analyze_budgets, analyze_games, players, seed, expansions, options);
-  } catch (const std::invalid_argument& e) {
+  } catch (const std::exception& e) {  // bad input, or a file that cannot be read or written
     std::cerr << "meeple: " << e.what() << "\n";
     return kBadInput;
   }

@@ -12,6 +12,23 @@
 
 namespace meeple {
 
+namespace {
+
+// One game's seats; specs already in `checked` are not built again (weight files load once).
+void check_game(const Rules& rules, const GameSpec& game, std::vector<std::string>& checked) {
+  if (static_cast<int>(game.bots.size()) != rules.players)
+    throw std::invalid_argument("a game needs one bot per seat (" + std::to_string(rules.players) + "), got " +
+                                std::to_string(game.bots.size()));
+  for (const std::string& b : game.bots) {
+    if (std::find(checked.begin(), checked.end(), b) != checked.end()) continue;
+    make_player(b, 0)->check_rules(rules);
+    checked.push_back(b);
+  }
+}
+
+}  // namespace
+
+
 State play_game(const Rules& rules, const GameSpec& game, std::string* record_line, const std::atomic<bool>* stop,
                 const DecisionSeen& on_decision) {
   std::vector<std::unique_ptr<Player>> seats;
@@ -40,18 +57,28 @@ State play_game(const Rules& rules, const GameSpec& game, std::string* record_li
 
 std::vector<State> play_games(const Rules& rules, const std::vector<GameSpec>& games, int jobs, bool records,
                               const GameFinished& on_finished, const std::atomic<bool>* stop) {
-  check_games(rules, games);
   std::vector<State> finals(games.size(), State(rules));
+  stream_games(rules, games.size(), [&](size_t g) { return games[g]; }, jobs, records,
+               [&](int g, const State& final_state, const std::string& line) {
+                 finals[static_cast<size_t>(g)] = final_state;
+                 if (on_finished) on_finished(g, final_state, line);
+               }, stop);
+  return finals;
+}
+
+void stream_games(const Rules& rules, size_t count, const std::function<GameSpec(size_t)>& game, int jobs, bool records,
+                  const GameFinished& on_finished, const std::atomic<bool>* stop) {
+  std::vector<std::string> checked;
+  for (size_t g = 0; g < count; ++g) check_game(rules, game(g), checked);
   std::mutex mutex;
-  for_each_game(games.size(), jobs, stop, [&](size_t g) {
+  for_each_game(count, jobs, stop, [&](size_t g) {
     std::string line;
-    finals[g] = play_game(rules, games[g], records ? &line : nullptr, stop);
-    if (on_finished && finals[g].is_terminal()) {
+    const State final_state = play_game(rules, game(g), records ? &line : nullptr, stop);
+    if (on_finished && final_state.is_terminal()) {
       const std::lock_guard<std::mutex> lock(mutex);
-      on_finished(static_cast<int>(g), finals[g], line);
+      on_finished(static_cast<int>(g), final_state, line);
     }
   });
-  return finals;
 }
 
 void for_each_game(size_t count, int jobs, const std::atomic<bool>* stop, const std::function<void(size_t)>& play) {
@@ -65,16 +92,7 @@ void for_each_game(size_t count, int jobs, const std::atomic<bool>* stop, const 
 
 void check_games(const Rules& rules, const std::vector<GameSpec>& games) {
   std::vector<std::string> checked;
-  for (const GameSpec& g : games) {
-    if (static_cast<int>(g.bots.size()) != rules.players)
-      throw std::invalid_argument("a game needs one bot per seat (" + std::to_string(rules.players) + "), got " +
-                                  std::to_string(g.bots.size()));
-    for (const std::string& b : g.bots) {
-      if (std::find(checked.begin(), checked.end(), b) != checked.end()) continue;  // weight files load once
-      make_player(b, 0)->check_rules(rules);
-      checked.push_back(b);
-    }
-  }
+  for (const GameSpec& g : games) check_game(rules, g, checked);
 }
 
 std::vector<double> win_shares(const State& state) {

@@ -5,6 +5,7 @@
 #include <limits>
 #include <thread>
 
+#include "meeple/checked.h"
 #include "threads.h"
 
 namespace meeple {
@@ -327,6 +328,11 @@ MctsPlayer::MctsPlayer(MctsOptions options)
       evaluator_(options_.evaluator ? options_.evaluator : make_evaluator("trained")) {
   if (options_.exploration < 0) options_.exploration = options_.puct ? 1.0 : 0.4;
   if (!options_.policy && (options_.puct || options_.widening > 0 || options_.gumbel > 0)) options_.policy = make_policy("trained");
+  if (options_.determinizations < 0 || options_.determinizations > MctsOptions::kMaxDeterminizations)
+    throw std::invalid_argument("mcts: determinizations (worlds) " + range_text(0, MctsOptions::kMaxDeterminizations) + ", got " +
+                                std::to_string(options_.determinizations));
+  if (options_.max_nodes > static_cast<size_t>(MctsOptions::kMaxNodes))
+    throw std::invalid_argument("mcts: max_nodes " + range_text(0, MctsOptions::kMaxNodes) + " (memory), got " + std::to_string(options_.max_nodes));
   if (options_.gumbel > 0 && (options_.determinizations > 0 || (options_.threads > 1 && options_.parallel == MctsOptions::Parallel::kRoot)))
     throw std::invalid_argument("mcts: gumbel needs tree search (it cannot be combined with worlds or parallel=root)");
 }
@@ -497,7 +503,7 @@ std::vector<MctsPlayer::ChildStats> MctsPlayer::search_forest(const State& state
   std::vector<Dealer> worlds;
   std::vector<uint64_t> seeds;
   for (int t = 0; t < trees; ++t) {
-    forest.push_back(std::make_unique<Tree>(1, state, options_.max_nodes));
+    forest.push_back(std::make_unique<Tree>(1, state, options_.max_nodes / static_cast<size_t>(trees)));
     seeds.push_back(rng_.next());
     if (options_.determinizations > 0) {  // a world: one shuffled order of the remaining tiles
       worlds.emplace_back(seeds.back() ^ 0x9E3779B97F4A7C15ull);

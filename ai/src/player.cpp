@@ -1,13 +1,13 @@
 #include "meeple/ai/player.h"
 
 #include <algorithm>
-#include <charconv>
 #include <functional>
 #include <map>
 #include <sstream>
 #include <stdexcept>
 
 #include "meeple/ai/expectimax.h"
+#include "meeple/checked.h"
 #include "meeple/ai/mcts.h"
 
 namespace meeple {
@@ -62,7 +62,7 @@ Action OnePlyPlayer::choose(const State& state) {
 namespace {
 
 // "key=value,key=value" against a table of setters; each setter throws std::invalid_argument saying
-// what is wrong with a bad value (std::out_of_range for a number too large).
+// what is wrong with a bad value.
 using Setters = std::map<std::string, std::function<void(const std::string&)>>;
 
 void apply_params(const std::string& bot, const std::string& params, const Setters& setters) {
@@ -82,24 +82,11 @@ void apply_params(const std::string& bot, const std::string& params, const Sette
       it->second(value);
     } catch (const std::invalid_argument& e) {
       throw std::invalid_argument("bot " + bot + ": bad value '" + value + "' for " + key + ": " + e.what());
-    } catch (const std::out_of_range&) {
-      throw std::invalid_argument("bot " + bot + ": value '" + value + "' for " + key + " is out of range");
     }
   }
 }
 
-// A whole string as a number in [lo, hi] (std::out_of_range when it does not fit the type at all).
-template <typename T>
-T parse_number(const std::string& v, T lo, T hi) {
-  T x{};
-  const auto [end, error] = std::from_chars(v.data(), v.data() + v.size(), x);
-  if (v.empty() || error == std::errc::invalid_argument || end != v.data() + v.size())
-    throw std::invalid_argument(std::is_integral_v<T> ? "not an integer" : "not a number");
-  if (error == std::errc::result_out_of_range) throw std::out_of_range(v);
-  if (!(x >= lo && x <= hi)) throw std::invalid_argument("must be " + std::to_string(lo) + " to " + std::to_string(hi));
-  return x;
-}
-int parse_int(const std::string& v, int lo, int hi) { return parse_number<int>(v, lo, hi); }
+int parse_int(const std::string& v, int lo, int hi) { return parse_number<int>(v, lo, hi); }  // meeple/checked.h
 double parse_double(const std::string& v, double lo, double hi) { return parse_number<double>(v, lo, hi); }
 
 template <typename E>
@@ -147,7 +134,7 @@ std::unique_ptr<Player> make_player(const std::string& spec, uint64_t seed) {
         {"ms", [&](const std::string& v) { o.milliseconds = parse_int(v, 0, 1 << 30); }},
         {"threads", [&](const std::string& v) { o.threads = parse_int(v, 1, 256); }},
         {"parallel", [&](const std::string& v) { o.parallel = parse_choice<MctsOptions::Parallel>(v, {{"tree", MctsOptions::Parallel::kTree}, {"root", MctsOptions::Parallel::kRoot}}); }},
-        {"worlds", [&](const std::string& v) { o.determinizations = parse_int(v, 0, 4096); }},
+        {"worlds", [&](const std::string& v) { o.determinizations = parse_int(v, 0, MctsOptions::kMaxDeterminizations); }},
         {"leaf", [&](const std::string& v) { o.leaf = parse_choice<MctsOptions::Leaf>(v, {{"rollout", MctsOptions::Leaf::kRollout}, {"truncated", MctsOptions::Leaf::kTruncated}, {"eval", MctsOptions::Leaf::kEval}}); }},
         {"turns", [&](const std::string& v) { o.rollout_turns = parse_int(v, 0, 1000); }},
         {"eval", [&](const std::string& v) { o.evaluator = make_evaluator(v); }},
@@ -167,7 +154,7 @@ std::unique_ptr<Player> make_player(const std::string& spec, uint64_t seed) {
         {"widen_exp", [&](const std::string& v) { o.widening_exponent = parse_double(v, 0, 1); }},
         {"gumbel", [&](const std::string& v) { o.gumbel = parse_int(v, 0, kMaxActions); }},
         {"reuse", [&](const std::string& v) { o.reuse_tree = parse_int(v, 0, 1); }},
-        {"max_nodes", [&](const std::string& v) { o.max_nodes = static_cast<size_t>(parse_int(v, 1000, 1 << 30)); }},
+        {"max_nodes", [&](const std::string& v) { o.max_nodes = static_cast<size_t>(parse_int(v, 1000, MctsOptions::kMaxNodes)); }},
     });
     if (one_ply_priors) o.policy = std::make_shared<OnePlyPolicy>(o.evaluator ? o.evaluator : make_evaluator("trained"), temperature);
     if (o.milliseconds > 0 && !iterations_given) o.iterations = 0;  // "ms=1000" alone: time only

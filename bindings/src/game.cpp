@@ -1,6 +1,7 @@
 // The game API in Python: Rules, Action, State, Dealer, records.
 #include <cstring>
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,7 @@
 
 #include "bindings.h"
 #include "meeple/ai/features.h"
+#include "meeple/checked.h"
 #include "meeple/random.h"
 #include "meeple/record.h"
 #include "meeple/state.h"
@@ -24,11 +26,19 @@ std::vector<std::string> expansion_names(uint8_t mask) {
   return out;
 }
 
-Rules make_rules(int players, const std::vector<std::string>& expansions, const py::dict& options) {
+// expansions: a list of names, or one string of comma-separated names ("river2,count").
+Rules make_rules(int64_t players, const py::object& expansions, const py::dict& options) {
   Rules r;
-  if (players < 2 || players > kMaxPlayers) throw std::invalid_argument("players must be 2 to 6, got " + std::to_string(players));
-  r.players = static_cast<uint8_t>(players);
-  for (const std::string& e : expansions) r.add_expansion(e);
+  r.players = checked_field<uint8_t>(players, "players", 2, kMaxPlayers);
+  std::vector<std::string> names;
+  if (py::isinstance<py::str>(expansions)) {
+    std::stringstream in(expansions.cast<std::string>());
+    for (std::string name; std::getline(in, name, ',');)
+      if (!name.empty()) names.push_back(name);
+  } else {
+    names = expansions.cast<std::vector<std::string>>();
+  }
+  for (const std::string& e : names) r.add_expansion(e);
   for (const auto& [key, value] : options) {
     const std::string name = py::str(key);
     if (py::isinstance<py::str>(value)) {
@@ -42,6 +52,19 @@ Rules make_rules(int players, const std::vector<std::string>& expansions, const 
   }
   r.validate();
   return r;
+}
+
+// Bits that name an action of a known kind (a draw of a known tile): an action from Python, or from a
+// pickle, is never decoded into reads past a table.
+Action action_from_bits(uint32_t bits) {
+  const Action a = Action::from_bits(bits);
+  if (a.kind() > Action::kWagon)
+    throw std::invalid_argument("bits " + std::to_string(bits) + " name no action: kind " + std::to_string(bits >> 24) +
+                                " is not 0 to " + std::to_string(Action::kWagon));
+  if (a.kind() == Action::kDraw && a.tile() >= TileCatalog::get().size())
+    throw std::invalid_argument("bits " + std::to_string(bits) + " draw tile type " + std::to_string(a.tile()) +
+                                ", but there are " + std::to_string(TileCatalog::get().size()));
+  return a;
 }
 
 int tile_index(const std::string& id) {
@@ -88,6 +111,10 @@ State state_from_bytes(const py::bytes& data) {
                                 std::to_string(sizeof(State)) + " bytes)");
   State s(Rules{});
   std::memcpy(static_cast<void*>(&s), in.data() + head.size(), sizeof(State));
+  // Bytes of this build's layout may still be corrupt: check them before anything reads them.
+  std::string problem = s.check_bounds();
+  if (problem.empty()) problem = s.check_consistency();
+  if (!problem.empty()) throw std::invalid_argument("a corrupted State pickle: " + problem);
   return s;
 }
 
@@ -151,12 +178,14 @@ half-edges (0-7: NL NR EL ER SL SR WL WR) covered, pennants; flags. For pictures
 
   py::class_<Action>(m, "Action", "One move: a draw, a placement, a deploy, a pass, ... (32 bits).")
       .def_static("draw", [](const std::string& tile) { return Action::draw(tile_index(tile)); }, py::arg("tile"))
-      .def_static("place", [](int x, int y, int rotation) {
-        if (rotation % 90 != 0) throw std::invalid_argument("rotation is in degrees: 0, 90, 180 or 270");
-        return Action::place(x, y, (rotation / 90) & 3);
+      .def_static("place", [](int64_t x, int64_t y, int64_t rotation) {
+        if (rotation != 0 && rotation != 90 && rotation != 180 && rotation != 270)
+          throw std::invalid_argument("rotation is in degrees: 0, 90, 180 or 270, got " + std::to_string(rotation));
+        return Action::place(checked_field<int>(x, "x", kMinCoordinate, kMaxCoordinate),
+                             checked_field<int>(y, "y", kMinCoordinate, kMaxCoordinate), static_cast<int>(rotation / 90));
       }, py::arg("x"), py::arg("y"), py::arg("rotation"), "A placement at (x, y) turned `rotation` degrees clockwise.")
       .def_static("pass_", &Action::pass)
-      .def_static("from_bits", [](uint32_t b) { return Action::from_bits(b); }, py::arg("bits"))
+      .def_static("from_bits", &action_from_bits, py::arg("bits"))
       .def_property_readonly("kind", [](Action a) { return kind_name(a.kind()); })
       .def_property_readonly("bits", &Action::bits)
       .def_property_readonly("tile", [](Action a) -> py::object {
@@ -170,7 +199,7 @@ half-edges (0-7: NL NR EL ER SL SR WL WR) covered, pennants; flags. For pictures
       .def("__eq__", [](Action a, const py::object& other) { return py::isinstance<Action>(other) && a == other.cast<Action>(); })
       .def("__lt__", [](Action a, Action b) { return a < b; })
       .def("__hash__", [](Action a) { return a.bits(); })
-      .def(py::pickle([](Action a) { return a.bits(); }, [](uint32_t b) { return Action::from_bits(b); }));
+      .def(py::pickle([](Action a) { return a.bits(); }, &action_from_bits));
 
   py::class_<State>(m, "State", R"doc(One position of a game (a copy costs a few microseconds).
 

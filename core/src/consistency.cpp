@@ -4,6 +4,7 @@
 #include <map>
 #include <numeric>
 #include <set>
+#include <stdexcept>
 #include <vector>
 
 #include "meeple/state.h"
@@ -13,6 +14,57 @@ namespace meeple {
 namespace {
 std::string at_cell(int x, int y) { return "(" + std::to_string(x) + "," + std::to_string(y) + ")"; }
 }  // namespace
+
+std::string State::check_bounds() const {
+  try {
+    rules_.validate();
+  } catch (const std::invalid_argument& e) {
+    return std::string("rules: ") + e.what();
+  }
+  const int players = rules_.players, tiles = num_tiles_, nodes = num_nodes_, types = TileCatalog::get().size();
+  auto seat_or_none = [&](int seat) { return seat >= -1 && seat < players; };
+  if (static_cast<int>(phase_) > static_cast<int>(Phase::kGameOver)) return "unknown phase " + std::to_string(static_cast<int>(phase_));
+  if (turn_player_ >= players || acting_ >= players || last_placer_ >= players) return "a seat to act beyond the players";
+  if (!seat_or_none(king_) || !seat_or_none(robber_)) return "the King or the Robber held by no seat";
+  if (tiles > kMaxTiles || nodes > kMaxNodes || frontier_size_ > kMaxFrontier ||
+      num_pending_ > pending_.size() || num_completed_cloisters_ > completed_cloisters_.size())
+    return "a count beyond its table";
+  if (drawn_ < -1 || drawn_ >= types) return "the tile in hand is no tile type";
+  if (last_tile_ < -1 || last_tile_ >= tiles) return "the last tile placed is not on the board";
+  if (count_ >= kNumQuarters) return "the Count in no quarter";
+  for (int i = 0; i < tiles; ++i) {
+    const PlacedTile& t = tiles_[i];
+    if (t.type >= types || t.rotation >= 4 || t.river_in > 4 || (t.rival != kNoRival && t.rival >= tiles) ||
+        t.node_base + TileCatalog::get()[t.type].num_segments > nodes)
+      return "placed tile " + std::to_string(i) + " is out of range";
+  }
+  std::array<bool, kMaxNodes> has_predecessor{};
+  for (int n = 0; n < nodes; ++n) {
+    if (parent_[n] >= nodes || next_member_[n] >= nodes || node_tile_[n] >= tiles) return "node " + std::to_string(n) + " points off the board";
+    if (has_predecessor[next_member_[n]]) return "the members of a feature are not a cycle";  // walks would not end
+    has_predecessor[next_member_[n]] = true;
+  }
+  for (int n = 0; n < nodes; ++n) {
+    int steps = 0;
+    for (int m = n; parent_[m] != m; m = parent_[m])
+      if (++steps > nodes) return "a loop in the features' union-find";
+  }
+  for (int i = 0; i < num_pending_; ++i)
+    if (pending_[i] >= nodes) return "a completed feature off the board";
+  for (int i = 0; i < num_completed_cloisters_; ++i)
+    if (completed_cloisters_[i] >= tiles) return "a completed cloister off the board";
+  for (int p = 0; p < players; ++p) {
+    for (uint16_t where : figures_[p])
+      if (where != kInSupply && !(where >= kInQuarter && where < kInQuarter + kNumQuarters) && where >= nodes)
+        return "a figure of seat " + std::to_string(p) + " nowhere";
+    if ((wagons_to_move_ >> p & 1) && wagon_from_[p] >= nodes) return "a wagon leaving no feature";
+  }
+  for (const Cell& c : cells_) {
+    const bool ok = c.value == kEmptySlot || ((c.value & kFrontierFlag) ? (c.value & ~kFrontierFlag) < frontier_size_ : c.value < tiles);
+    if (!ok) return "the cell table points off the board";
+  }
+  return {};
+}
 
 std::string State::check_consistency() const {
   const TileCatalog& c = TileCatalog::get();

@@ -2,6 +2,8 @@
 
 #include <set>
 
+#include "meeple/checked.h"
+
 namespace meeple {
 
 using nlohmann::json;
@@ -17,6 +19,26 @@ const char* type_name(const json& j) { return j.type_name(); }
 void expect(bool ok, const std::string& field, const std::string& what) {
   if (!ok) bad(field, what);
 }
+
+// A JSON integer as a T in [lo, hi]: std::invalid_argument("FIELD must be LO to HI, got V") otherwise,
+// whatever the size of V (JSON numbers are 64-bit here; the engine's types are narrower).
+template <typename T>
+T integer_of(const json& v, const std::string& field, T lo, T hi) {
+  if (!v.is_number_integer()) throw std::invalid_argument(field + " must be an integer, got " + v.dump());
+  return v.is_number_unsigned() ? checked_field<T>(v.get<uint64_t>(), field, lo, hi) : checked_field<T>(v.get<int64_t>(), field, lo, hi);
+}
+
+// The same for a field of the record as a whole: RecordError(-1, ...).
+template <typename T>
+T record_integer(const json& v, const std::string& field, T lo, T hi) {
+  try {
+    return integer_of<T>(v, field, lo, hi);
+  } catch (const std::invalid_argument& e) {
+    throw RecordError(-1, e.what());
+  }
+}
+
+int coordinate(const json& v, const char* name) { return integer_of<int>(v, name, kMinCoordinate, kMaxCoordinate); }
 
 // A location name on the tile just placed, in the board's frame.
 std::string location_name(const PlacedTile& pt, int segment) {
@@ -143,7 +165,7 @@ Figure parse_figure(const State& state, const std::string& figure) {
 
 // [x, y, location] on the board: the feature's root node.
 int feature_at(const State& state, const json& where) {
-  const int x = where[0].get<int>(), y = where[1].get<int>();
+  const int x = coordinate(where[0], "x"), y = coordinate(where[1], "y");
   const int tile = state.tile_at(x, y);
   if (tile < 0) throw std::invalid_argument("(" + std::to_string(x) + "," + std::to_string(y) + ") holds no tile");
   return state.feature_root(state.node(tile, segment_at(state.tile(tile), where[2].get<std::string>())));
@@ -173,11 +195,10 @@ Action action_from_json(const State& state, const json& j) {
   if (j.contains("place")) {
     if (phase != Phase::kPlace) throw std::invalid_argument(std::string("expected a ") + to_string(phase) + " action, not a placement");
     const json& p = j["place"];
-    const int x = p[0].get<int>(), y = p[1].get<int>(), rot = p[2].get<int>();
-    if (rot != 0 && rot != 90 && rot != 180 && rot != 270)
-      throw std::invalid_argument("rotation must be 0, 90, 180 or 270, got " + std::to_string(rot));
-    if (x < -128 || x > 127 || y < -128 || y > 127) throw std::invalid_argument("coordinates out of range");
-    return Action::place(x, y, rot / 90);
+    const int x = coordinate(p[0], "x"), y = coordinate(p[1], "y");
+    if (p[2] != 0 && p[2] != 90 && p[2] != 180 && p[2] != 270)
+      throw std::invalid_argument("rotation must be 0, 90, 180 or 270, got " + p[2].dump());
+    return Action::place(x, y, p[2].get<int>() / 90);
   }
   if (j.contains("deploy")) {
     if (phase != Phase::kDeploy) throw std::invalid_argument(std::string("expected a ") + to_string(phase) + " action, not a deploy");
@@ -220,7 +241,7 @@ Action action_from_json(const State& state, const json& j) {
       if (phase != Phase::kAbbeyRound) throw std::invalid_argument("declining the abbey is written as a draw during the game");
       return Action::pass();
     }
-    return Action::abbey(cell_key(a[0].get<int>(), a[1].get<int>()));
+    return Action::abbey(cell_key(coordinate(a[0], "x"), coordinate(a[1], "y")));
   }
   if (j.contains("wagon")) {
     if (phase != Phase::kWagonMove) throw std::invalid_argument(phase_mismatch(phase, "a wagon move"));
@@ -280,10 +301,13 @@ json action_to_json(const State& before, Action a) {
 }
 
 GameRecord parse_record(std::string_view text) {
+  // nlohmann reads a NUL byte as the end of the input, which would drop what follows it unread.
+  if (const size_t nul = text.find('\0'); nul != std::string_view::npos)
+    throw RecordError(-1, "not valid JSON: a NUL byte at offset " + std::to_string(nul) + " (a record is text)");
   json j;
   try {
     j = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // bad syntax or UTF-8, a number beyond a double
     throw RecordError(-1, std::string("not valid JSON: ") + e.what());
   }
   return record_from_json(j);
@@ -296,12 +320,11 @@ GameRecord record_from_json(const json& j) {
     if (!keys.count(it.key())) bad(it.key(), "unknown key; a record has format, rules, players, names, seed, actions, result");
   expect(j.contains("format") && j["format"] == kRecordFormat, "format", std::string("must be \"") + kRecordFormat + "\"");
   expect(j.contains("rules") && j["rules"].is_object(), "rules", "must be an object");
-  expect(j.contains("players") && j["players"].is_number_integer(), "players", "must be an integer");
+  expect(j.contains("players"), "players", "is missing");
   expect(j.contains("actions") && j["actions"].is_array(), "actions", "must be an array");
 
   GameRecord r;
-  const int players = j["players"].get<int>();
-  expect(players >= 2 && players <= 6, "players", "must be 2 to 6, got " + std::to_string(players));
+  const int players = record_integer<int>(j["players"], "players", 2, kMaxPlayers);
   r.rules.players = static_cast<uint8_t>(players);
   const json& rules = j["rules"];
   for (auto it = rules.begin(); it != rules.end(); ++it) {
@@ -344,9 +367,7 @@ GameRecord record_from_json(const json& j) {
       for (auto d = v.begin(); d != v.end(); ++d) {
         const int tile = cat().find(d.key());
         if (tile < 0) bad("rules.deck." + d.key(), "unknown tile id");
-        expect(d.value().is_number_integer() && d.value().get<int>() >= 0 && d.value().get<int>() <= 255,
-               "rules.deck." + d.key(), "must be a count from 0 to 255");
-        r.deck[tile] = static_cast<uint8_t>(d.value().get<int>());
+        r.deck[tile] = record_integer<uint8_t>(d.value(), "rules.deck." + d.key(), 0, 255);
       }
     } else {
       bad("rules." + k, "unknown key; rules have expansions, options, deck");
@@ -360,8 +381,7 @@ GameRecord record_from_json(const json& j) {
     }
   }
   if (j.contains("seed")) {
-    expect(j["seed"].is_number_integer(), "seed", "must be an integer");
-    r.seed = j["seed"].get<int64_t>();
+    r.seed = record_integer<int64_t>(j["seed"], "seed", std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max());
   }
   if (j.contains("result")) {
     const json& res = j["result"];
@@ -371,8 +391,7 @@ GameRecord record_from_json(const json& j) {
     expect(res.contains("scores") && res["scores"].is_array(), "result.scores", "must be an array of integers");
     std::vector<int> scores;
     for (const json& s : res["scores"]) {
-      expect(s.is_number_integer(), "result.scores", "must contain integers");
-      scores.push_back(s.get<int>());
+      scores.push_back(record_integer<int>(s, "result.scores", std::numeric_limits<int16_t>::min(), std::numeric_limits<int16_t>::max()));
     }
     expect(static_cast<int>(scores.size()) == players, "result.scores", "must have one score per player");
     r.result_scores = scores;
@@ -443,9 +462,16 @@ State replay(const GameRecord& record, bool check_result) {
     } catch (const std::invalid_argument& e) {
       fail(e.what());
     }
-    if (a.contains("p") && !state.is_chance() && a["p"].get<int>() != state.current_player())
-      fail("taken by seat " + std::to_string(a["p"].get<int>()) + ", but seat " + std::to_string(state.current_player()) +
-           " is to act");
+    if (a.contains("p") && !state.is_chance()) {
+      int seat = 0;
+      try {
+        seat = integer_of<int>(a["p"], "p", 0, state.num_players() - 1);
+      } catch (const std::invalid_argument& e) {
+        fail(e.what());
+      }
+      if (seat != state.current_player())
+        fail("taken by seat " + std::to_string(seat) + ", but seat " + std::to_string(state.current_player()) + " is to act");
+    }
     if (state.phase() == Phase::kTurnStart && a.contains("draw")) {
       state.apply(Action::pass());  // the record's draw also stands for choosing to draw
       try {

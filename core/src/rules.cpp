@@ -4,6 +4,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "meeple/checked.h"
+
 namespace meeple {
 
 namespace {
@@ -132,6 +134,12 @@ void Rules::validate() const {
   if (players < 2 || players > 6)
     throw std::invalid_argument("players must be 2 to 6, got " + std::to_string(players));
   if (expansions >> kNumExpansions) throw std::invalid_argument("unknown expansion bits in the ruleset");
+  for (int i = 0; i < kNumOptions; ++i) {  // a value that names one of the option's values (or a set of them)
+    const OptionSpec& spec = option_specs()[static_cast<size_t>(i)];
+    const size_t n = spec.values.size();
+    if (spec.is_set ? options[i] >> n != 0 : options[i] >= n)
+      throw std::invalid_argument(std::string("option ") + spec.name + " holds no valid value (" + std::to_string(options[i]) + ")");
+  }
 }
 
 std::string Rules::option_value(Option o) const {
@@ -154,9 +162,9 @@ Rules Rules::parse(std::string_view text) {
     const std::string name = word.substr(0, eq), value = word.substr(eq + 1);
     if (name == "players") {
       try {
-        rules.players = static_cast<uint8_t>(std::stoi(value));
-      } catch (const std::exception&) {
-        throw std::invalid_argument("rules: players must be a number, got '" + value + "'");
+        rules.players = parse_number<uint8_t>(value, 2, 6);
+      } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument("rules: players " + std::string(e.what()) + ", got '" + value + "'");
       }
     } else if (name == "expansions") {
       for (const std::string& e : split_list(value, ',')) rules.add_expansion(e);

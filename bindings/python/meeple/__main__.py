@@ -62,7 +62,7 @@ def cmd_train(args) -> int:
 def cmd_train_policy(args) -> int:
     from .policy import FitConfig, train_policy
 
-    rules = _meeple.Rules(players=args.players, expansions=list(args.expansions), options=parse_options(args.option))
+    rules = _meeple.Rules(players=args.players, expansions=args.expansions, options=parse_options(args.option))
     config = FitConfig(hidden=tuple(args.hidden), epochs=args.epochs, lr=args.lr, seed=args.seed)
     report = train_policy(args.out, rules, bot=args.bot, games=args.games, seed=args.seed, workers=args.workers,
                           config=config, progress=not args.quiet, command="python -m meeple " + shlex.join(args.argv),

@@ -135,26 +135,46 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def read_finished(path) -> dict:
+def read_finished(path, rules=None, bots=None) -> dict:
     """Finished games of a record file, by (seed, seat names). A torn last line, left by a run killed while
-    writing, is cut off so that appending starts on a fresh line."""
+    writing, is cut off so that appending starts on a fresh line. With `rules` and `bots` (names), a game
+    played under other rules or by another bot is an error saying what differs: the file belongs to another
+    tournament. (Games of other seeds are kept but not reported: a rerun may ask for fewer games.)"""
     done = {}
     if not path or not os.path.exists(path):
         return done
+    if not os.path.isfile(path):
+        raise ValueError(f"out={path!r} is not a regular file; give a .jsonl file name")
+    expected = record_rules(rules) if rules is not None else None
+    names = set(bots) if bots is not None else None
     with open(path, "rb+") as f:
         complete = 0
-        for line in f:
+        for number, line in enumerate(f, 1):
             if not line.endswith(b"\n"):
                 break
             complete += len(line)
             try:
                 record = json.loads(line)
-                done[(record["seed"], tuple(record["names"]))] = record["result"]["scores"]
-            except (json.JSONDecodeError, KeyError, TypeError) as e:
-                raise ValueError(f"{path}: line {len(done) + 1} is not a finished meeple-game/1 record ({e}); "
+                key = (record["seed"], tuple(record["names"]))
+                done[key] = record["result"]["scores"]
+                played = {"players": record["players"], "rules": record["rules"]}
+            except (json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError) as e:
+                raise ValueError(f"{path}: line {number} is not a finished meeple-game/1 record ({e}); "
                                  "use a new file or remove the line") from None
+            if expected is not None and played != expected:
+                raise ValueError(f"{path}: line {number} was played with rules {json.dumps(played)}, not this "
+                                 f"tournament's {json.dumps(expected)}; use another out file")
+            if names is not None and not set(key[1]) <= names:
+                raise ValueError(f"{path}: line {number} is a game of {list(key[1])}, not of this tournament's bots "
+                                 f"{sorted(names)}; use another out file")
         f.truncate(complete)
     return done
+
+
+def record_rules(rules) -> dict:
+    """The players and rules as a meeple-game/1 record writes them."""
+    record = json.loads(_meeple.RecordBuilder(rules, [], 0).finish(_meeple.State(rules)))
+    return {"players": record["players"], "rules": record["rules"]}
 
 
 def tournament(bots, games: int = 100, players: int | None = None, expansions=(), options=None, seed: int = 1,
@@ -171,9 +191,9 @@ def tournament(bots, games: int = 100, players: int | None = None, expansions=()
     """
     cluster.check_backend(backend)
     players = players or len(bots)
-    rules = _meeple.Rules(players=players, expansions=list(expansions), options=options or {})
+    rules = _meeple.Rules(players=players, expansions=expansions, options=options or {})
     plan = schedule(list(bots), games, players, seed)
-    finished = read_finished(out)
+    finished = read_finished(out, rules, [bot_name(b) for b in bots])
     todo = [g for g in plan if (g.seed, g.names()) not in finished]
     scores = {g.index: finished[(g.seed, g.names())] for g in plan if (g.seed, g.names()) in finished}
 

@@ -510,7 +510,7 @@ def train(out, config: TrainConfig | None = None, *, progress: bool = True, log=
             settings[key] = tuple(settings[key])
     config = replace(config or TrainConfig(), **settings)
     config.check()
-    rules = _meeple.Rules(players=config.players, expansions=list(config.expansions), options=config.options or {})
+    rules = _meeple.Rules(players=config.players, expansions=config.expansions, options=config.options or {})
     out = os.path.normpath(out)  # "runs/x/" and "runs/x" name the same bots
     os.makedirs(out, exist_ok=True)
     first = os.path.join(out, "gen-0.json")

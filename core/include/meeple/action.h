@@ -27,6 +27,8 @@ int parse_quarter(const std::string& name);  // -1 if unknown
 // byte. A game never spans 256 cells in either direction (at most 128 tiles), so keys are unique, and
 // the key order (row by row, west to east) is the order in which placements are listed.
 using CellKey = uint16_t;
+// The coordinates a cell key holds (a game of at most 128 tiles stays within them).
+inline constexpr int kMinCoordinate = -128, kMaxCoordinate = 127;
 inline constexpr CellKey cell_key(int x, int y) {
   return static_cast<CellKey>((((y + 128) & 0xFF) << 8) | ((x + 128) & 0xFF));
 }

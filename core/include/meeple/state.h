@@ -241,6 +241,9 @@ class State {
   // Recomputes every incremental structure (features, aggregates, frontier, figure counts) from the
   // placed tiles alone and returns a description of the first difference, or an empty string.
   std::string check_consistency() const;
+  // For a state read from bytes (a pickle): every index within its table and every walk finite, so that
+  // check_consistency (which assumes as much) can then read it. The first problem, or an empty string.
+  std::string check_bounds() const;
   // Byte equality of the meaningful state (used to prove that copies behave like originals).
   bool operator==(const State& other) const;
 

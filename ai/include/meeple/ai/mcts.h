@@ -72,9 +72,13 @@ struct MctsOptions {
   enum class Parallel { kTree, kRoot } parallel = Parallel::kTree;
   // Determinized search (0: off): this many sampled tile orders, one tree each, root visits summed.
   int determinizations = 0;
+  static constexpr int kMaxDeterminizations = 64;  // each tree starts with a block of nodes (about 1.8 MB)
   // Keep the subtree of the actions observed since the last choice (tree search only).
   bool reuse_tree = true;
-  size_t max_nodes = 8'000'000;  // beyond this, leaves are no longer expanded
+  // Beyond this many nodes (all trees together), leaves are no longer expanded: memory stays below
+  // max_nodes * node_bytes() plus a block per worker or tree.
+  size_t max_nodes = 8'000'000;
+  static constexpr int kMaxNodes = 100'000'000;  // about 5.6 GB
   uint64_t seed = 1;
 };
 
