@@ -8,6 +8,7 @@ debian_packages=(
   libeigen3-dev libtbb-dev libgtest-dev libgmock-dev libbenchmark-dev
   nlohmann-json3-dev libcli11-dev pybind11-dev python3-dev python3-venv
   chromium  # headless browser test of the HTML game viewer
+  clang libclang-rt-dev  # libFuzzer targets (tests/fuzz)
 )
 
 missing=()

@@ -28,6 +28,29 @@ ctest --test-dir build-sanitize -j "$jobs" --output-on-failure
 bash scripts/python.sh
 .venv/bin/python -m pytest -q tests/python
 
+# Fuzzing (libFuzzer, clang): each target for a short while from its committed corpus, new inputs kept in a
+# temporary folder; any finding fails the run. Longer runs: tests/fuzz/README.md.
+CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMEEPLE_FUZZ=ON \
+  -DMEEPLE_SANITIZE=address,undefined -DMEEPLE_BUILD_TESTS=OFF -DMEEPLE_BUILD_BENCH=OFF
+cmake --build build-fuzz -j "$jobs" --target meeple_fuzz_record meeple_fuzz_actions
+fuzz_out=$(mktemp -d)
+for target in record actions; do
+  mkdir -p "$fuzz_out/$target"
+  dict=()
+  [ "$target" = record ] && dict=(-dict=tests/fuzz/record.dict)
+  status=0
+  build-fuzz/bin/meeple_fuzz_$target "$fuzz_out/$target" "tests/fuzz/corpus/$target" "${dict[@]}" \
+    -max_total_time="${MEEPLE_FUZZ_SECONDS:-30}" -max_len=8192 -print_final_stats=1 -artifact_prefix="$fuzz_out/" \
+    >"$fuzz_out/$target.log" 2>&1 || status=$?
+  echo "fuzz $target: $(grep -E '^stat::number_of_executed_units' "$fuzz_out/$target.log" || echo 'no statistics')"
+  if [ "$status" -ne 0 ]; then
+    tail -40 "$fuzz_out/$target.log"
+    echo "fuzz: meeple_fuzz_$target found a problem; its input is in $fuzz_out"
+    exit 1
+  fi
+done
+rm -rf "$fuzz_out"
+
 # ThreadSanitizer: the searches that share one tree (or one root) between threads (the rest is single-threaded and
 # already covered above). Any report fails the run.
 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMEEPLE_SANITIZE=thread -DMEEPLE_BUILD_BENCH=OFF
