@@ -30,8 +30,8 @@ constexpr int kCornerOf[4][3] = {{kSE, kSW, kNW}, {kSW, kNW, kNE}, {kNW, kNE, kS
 void State::generate_abbeys(ActionList& out) const {
   const int first = out.size;
   const TileType& abbey = cat()[abbey_type()];
-  for (int i = 0; i < frontier_size_; ++i) {
-    const CellKey cell = static_cast<CellKey>(frontier_[i] >> 16);
+  for (int i = 0; i < board_.frontier_size; ++i) {
+    const CellKey cell = static_cast<CellKey>(board_.frontier[i] >> 16);
     bool enclosed = true;
     for (int e = 0; e < 4 && enclosed; ++e) enclosed = find_cell(neighbour(cell, e)) >= 0;
     if (!enclosed) continue;
@@ -42,13 +42,13 @@ void State::generate_abbeys(ActionList& out) const {
 }
 
 void State::place_abbey(CellKey cell) {
-  if (phase_ == Phase::kAbbeyRound) turn_player_ = acting_;
-  abbeys_ = static_cast<uint8_t>(abbeys_ & ~(1 << turn_player_));
+  if (flow_.phase == Phase::kAbbeyRound) flow_.turn_player = flow_.acting;
+  abbey_mayor_.abbeys = static_cast<uint8_t>(abbey_mayor_.abbeys & ~(1 << flow_.turn_player));
   place_tile(abbey_type(), 0, cell);
-  last_tile_ = static_cast<int16_t>(num_tiles_ - 1);
-  barn_placed_ = false;
+  flow_.last_tile = static_cast<int16_t>(board_.num_tiles - 1);
+  abbey_mayor_.barn_placed = false;
   if (can_deploy()) {
-    phase_ = Phase::kDeploy;
+    flow_.phase = Phase::kDeploy;
   } else {
     after_deploy();
   }
@@ -58,18 +58,18 @@ void State::place_abbey(CellKey cell) {
 // turn of their own, with deployment and scoring) or declines.
 void State::continue_abbey_round() {
   ActionList squares;
-  while (round_left_ > 0) {
-    if (has_abbey(acting_)) {
+  while (abbey_mayor_.round_left > 0) {
+    if (has_abbey(flow_.acting)) {
       squares.size = 0;
       generate_abbeys(squares);
       if (squares.size > 0) {
-        turn_player_ = acting_;
-        phase_ = Phase::kAbbeyRound;
+        flow_.turn_player = flow_.acting;
+        flow_.phase = Phase::kAbbeyRound;
         return;
       }
     }
-    acting_ = static_cast<uint8_t>((acting_ + 1) % rules_.players);
-    --round_left_;
+    flow_.acting = static_cast<uint8_t>((flow_.acting + 1) % rules_.players);
+    --abbey_mayor_.round_left;
   }
   end_of_tiles();
 }
@@ -77,7 +77,7 @@ void State::continue_abbey_round() {
 // ---- Barn (F1-F5) ------------------------------------------------------------------------------------
 
 int State::corner_field(int tile_index, int corner) const {
-  const PlacedTile& pt = tiles_[tile_index];
+  const PlacedTile& pt = board_.tiles[tile_index];
   const auto& rot = cat()[pt.type].rot[pt.rotation];
   const uint8_t a = rot.half_segment[2 * corner + 1], b = rot.half_segment[(2 * corner + 2) & 7];
   return (a != kNoSegment && a == b) ? a : -1;
@@ -85,7 +85,7 @@ int State::corner_field(int tile_index, int corner) const {
 
 bool State::has_barn(int root) const {
   for (int p = 0; p < rules_.players; ++p) {
-    const uint16_t f = figures_[p][kBarnSlot];
+    const uint16_t f = tally_.figures[p][kBarnSlot];
     if (on_board(f) && find(f) == root) return true;
   }
   return false;
@@ -93,8 +93,8 @@ bool State::has_barn(int root) const {
 
 // F1: four tiles meet at the corner, each with a field filling it, on a farm without a barn.
 bool State::barn_corner_ok(int corner) const {
-  const PlacedTile& pt = tiles_[last_tile_];
-  const int own = corner_field(last_tile_, corner);
+  const PlacedTile& pt = board_.tiles[flow_.last_tile];
+  const int own = corner_field(flow_.last_tile, corner);
   if (own < 0) return false;
   for (int i = 0; i < 3; ++i) {
     const int j = find_cell(cell_key(pt.x + kCornerDx[corner][i], pt.y + kCornerDy[corner][i]));
@@ -108,10 +108,10 @@ bool State::barn_corner_ok(int corner) const {
 void State::score_farms_with_barns() {
   if (!abbey_mayor()) return;
   const TileCatalog& c = cat();
-  const int barn_root = barn_placed_ ? find(figures_[turn_player_][kBarnSlot]) : -1;
-  for (int i = 0; i < num_pending_; ++i) {
-    const int root = pending_[i];
-    const PlacedTile& pt = tiles_[node_tile_[root]];
+  const int barn_root = abbey_mayor_.barn_placed ? find(tally_.figures[flow_.turn_player][kBarnSlot]) : -1;
+  for (int i = 0; i < completed_.num_features; ++i) {
+    const int root = completed_.features[i];
+    const PlacedTile& pt = board_.tiles[features_.node_tile[root]];
     if (c[pt.type].segments[root - pt.node_base].kind != SegmentKind::kField) continue;
     bool pig = false;
     const int cities = farm_cities(root, pig);
@@ -128,15 +128,15 @@ void State::score_farms_with_barns() {
 // city to city. Targets must be incomplete and unoccupied (W2). In action (root node) order.
 void State::generate_wagon_moves(ActionList& out, int player) const {
   const TileCatalog& c = cat();
-  const int from = find(wagon_from_[player]);
+  const int from = find(abbey_mayor_.wagon_from[player]);
   std::array<uint16_t, 64> found;
   int num_found = 0;
   auto consider = [&](int node) {
     const int root = find(node);
-    if (root == from || followers_[root]) return;
-    const PlacedTile& pt = tiles_[node_tile_[root]];
+    if (root == from || features_.followers[root]) return;
+    const PlacedTile& pt = board_.tiles[features_.node_tile[root]];
     const SegmentKind kind = c[pt.type].segments[root - pt.node_base].kind;
-    const bool complete = (kind == SegmentKind::kCity || kind == SegmentKind::kRoad) ? open_[root] == 0
+    const bool complete = (kind == SegmentKind::kCity || kind == SegmentKind::kRoad) ? features_.open[root] == 0
                           : (kind == SegmentKind::kCloister || kind == SegmentKind::kShrine) ? pt.around == 8
                                                                                             : true;
     if (complete) return;
@@ -145,8 +145,8 @@ void State::generate_wagon_moves(ActionList& out, int player) const {
   };
   int m = from;
   do {
-    const int t = node_tile_[m];
-    const PlacedTile& pt = tiles_[t];
+    const int t = features_.node_tile[m];
+    const PlacedTile& pt = board_.tiles[t];
     const TileType& tt = c[pt.type];
     const int s = m - pt.node_base;
     const Segment& seg = tt.segments[s];
@@ -168,7 +168,7 @@ void State::generate_wagon_moves(ActionList& out, int player) const {
     for (int e = 0; e < 4; ++e) {
       const int j = find_cell(neighbour(cell_key(pt.x, pt.y), e));
       if (j < 0) continue;
-      const PlacedTile& nt = tiles_[j];
+      const PlacedTile& nt = board_.tiles[j];
       const TileType& ntt = c[nt.type];
       if (tt.has(kFlagAbbey)) {
         const uint8_t their = ntt.rot[nt.rotation].edge_segment[kOpposite(e)];
@@ -177,7 +177,7 @@ void State::generate_wagon_moves(ActionList& out, int player) const {
         consider(nt.node_base + ntt.cloister);
       }
     }
-    m = next_member_[m];
+    m = features_.next_member[m];
   } while (m != from);
   std::sort(found.begin(), found.begin() + num_found);
   for (int i = 0; i < num_found; ++i) out.push(Action::wagon(found[i]));
@@ -185,22 +185,22 @@ void State::generate_wagon_moves(ActionList& out, int player) const {
 
 // W2: owners decide clockwise from the placing player; a wagon with nowhere to go stays in supply.
 void State::continue_wagons() {
-  if (!wagons_to_move_) {
+  if (!abbey_mayor_.wagons_to_move) {
     after_wagons();
     return;
   }
   ActionList options;
   for (int i = 0; i < rules_.players; ++i) {
-    const int p = (turn_player_ + i) % rules_.players;
-    if (!(wagons_to_move_ & (1 << p))) continue;
+    const int p = (flow_.turn_player + i) % rules_.players;
+    if (!(abbey_mayor_.wagons_to_move & (1 << p))) continue;
     options.size = 0;
     generate_wagon_moves(options, p);
     if (options.size > 0) {
-      acting_ = static_cast<uint8_t>(p);
-      phase_ = Phase::kWagonMove;
+      flow_.acting = static_cast<uint8_t>(p);
+      flow_.phase = Phase::kWagonMove;
       return;
     }
-    wagons_to_move_ = static_cast<uint8_t>(wagons_to_move_ & ~(1 << p));
+    abbey_mayor_.wagons_to_move = static_cast<uint8_t>(abbey_mayor_.wagons_to_move & ~(1 << p));
   }
   after_wagons();
 }

@@ -19,15 +19,15 @@ bool State::quarter_feeds(int quarter, SegmentKind kind) const {
 
 int State::followers_in_quarter(int player, int quarter) const {
   int n = 0;
-  for (int slot = 0; slot < kFollowersPerPlayer; ++slot) n += figures_[player][slot] == kInQuarter + quarter;
+  for (int slot = 0; slot < kFollowersPerPlayer; ++slot) n += tally_.figures[player][slot] == kInQuarter + quarter;
   return n;
 }
 
 bool State::figure_in_quarter(int player, Figure f, int quarter) const {
   switch (f) {
     case Figure::kFollower: return followers_in_quarter(player, quarter) > 0;
-    case Figure::kMayor: return figures_[player][kMayorSlot] == kInQuarter + quarter;
-    case Figure::kWagon: return figures_[player][kWagonSlot] == kInQuarter + quarter;
+    case Figure::kMayor: return tally_.figures[player][kMayorSlot] == kInQuarter + quarter;
+    case Figure::kWagon: return tally_.figures[player][kWagonSlot] == kInQuarter + quarter;
     case Figure::kBarn: return false;
   }
   return false;
@@ -36,43 +36,44 @@ bool State::figure_in_quarter(int player, Figure f, int quarter) const {
 // The features the last tile completed, by root, ascending: cities and roads, then buildings.
 void State::collect_completed() {
   const TileCatalog& c = TileCatalog::get();
-  const PlacedTile& pt = tiles_[last_tile_];
+  const PlacedTile& pt = board_.tiles[flow_.last_tile];
   const TileType& tt = c[pt.type];
-  num_pending_ = 0;
+  completed_.num_features = 0;
+  completed_.features = {};  // unused entries are zero, so equal states compare equal
   auto add = [this](int root) {
-    if (std::find(pending_.begin(), pending_.begin() + num_pending_, root) == pending_.begin() + num_pending_)
-      pending_[num_pending_++] = static_cast<uint16_t>(root);
+    if (std::find(completed_.features.begin(), completed_.features.begin() + completed_.num_features, root) == completed_.features.begin() + completed_.num_features)
+      completed_.features[completed_.num_features++] = static_cast<uint16_t>(root);
   };
   for (int s = 0; s < tt.num_segments; ++s) {
     const SegmentKind kind = tt.segments[s].kind;
     if (kind != SegmentKind::kCity && kind != SegmentKind::kRoad) continue;
     const int root = find(pt.node_base + s);
-    if (open_[root] == 0) add(root);
+    if (features_.open[root] == 0) add(root);
   }
   if (tt.has(kFlagAbbey)) {  // A2: the cities and roads the abbey's sides closed
     for (int e = 0; e < 4; ++e) {
-      const PlacedTile& nt = tiles_[find_cell(neighbour(cell_key(pt.x, pt.y), e))];
+      const PlacedTile& nt = board_.tiles[find_cell(neighbour(cell_key(pt.x, pt.y), e))];
       const uint8_t seg = c[nt.type].rot[nt.rotation].edge_segment[kOpposite(e)];
       if (seg == kNoSegment) continue;
       const SegmentKind kind = c[nt.type].segments[seg].kind;
-      if ((kind == SegmentKind::kCity || kind == SegmentKind::kRoad) && open_[find(nt.node_base + seg)] == 0)
+      if ((kind == SegmentKind::kCity || kind == SegmentKind::kRoad) && features_.open[find(nt.node_base + seg)] == 0)
         add(find(nt.node_base + seg));
     }
   }
-  for (int i = 0; i < num_completed_cloisters_; ++i) {
-    const PlacedTile& b = tiles_[completed_cloisters_[i]];
+  for (int i = 0; i < completed_.num_cloisters; ++i) {
+    const PlacedTile& b = board_.tiles[completed_.cloisters[i]];
     add(b.node_base + c[b.type].cloister);
   }
   // Barn scorings (F2, F4) are farm scorings, so the market may redeploy onto them (C7).
   if (abbey_mayor()) {
-    if (barn_placed_) add(find(figures_[turn_player_][kBarnSlot]));
+    if (abbey_mayor_.barn_placed) add(find(tally_.figures[flow_.turn_player][kBarnSlot]));
     for (int s = 0; s < tt.num_segments; ++s) {
       if (tt.segments[s].kind != SegmentKind::kField) continue;
       const int root = find(pt.node_base + s);
-      if (followers_[root] && has_barn(root)) add(root);
+      if (features_.followers[root] && has_barn(root)) add(root);
     }
   }
-  std::sort(pending_.begin(), pending_.begin() + num_pending_);
+  std::sort(completed_.features.begin(), completed_.features.begin() + completed_.num_features);
 }
 
 // Redeploys of `player`, in action order. During a turn (C6) onto the features about to be scored
@@ -83,29 +84,29 @@ void State::generate_redeploys(ActionList& out, int player, bool final_round) co
   const TileCatalog& c = TileCatalog::get();
   const bool market_only = final_round && rules_.option(Option::kCountFinalQuarters) == 1;
   auto kind_of = [&](int node) {
-    const PlacedTile& pt = tiles_[node_tile_[node]];
+    const PlacedTile& pt = board_.tiles[features_.node_tile[node]];
     return c[pt.type].segments[node - pt.node_base].kind;
   };
   for (int q = 0; q < kNumQuarters; ++q) {
-    if (q == count_ || (market_only && q != kMarket)) continue;
+    if (q == count_.quarter || (market_only && q != kMarket)) continue;
     for (const Figure f : {Figure::kFollower, Figure::kMayor, Figure::kWagon}) {
       if (!figure_in_quarter(player, f, q)) continue;
       if (!final_round) {
-        for (int i = 0; i < num_pending_; ++i) {
-          const int root = pending_[i];
+        for (int i = 0; i < completed_.num_features; ++i) {
+          const int root = completed_.features[i];
           if (!quarter_feeds(q, kind_of(root))) continue;
-          if (!followers_[root] && !rules_.on(Option::kCountRedeployEmpty)) continue;
+          if (!features_.followers[root] && !rules_.on(Option::kCountRedeployEmpty)) continue;
           out.push(Action::redeploy(q, f, root));
         }
         continue;
       }
-      for (int n = 0; n < num_nodes_; ++n) {
-        if (parent_[n] != n) continue;
+      for (int n = 0; n < features_.num_nodes; ++n) {
+        if (features_.parent[n] != n) continue;
         const SegmentKind kind = kind_of(n);
         if (!quarter_feeds(q, kind)) continue;
         const bool complete = (kind == SegmentKind::kCity || kind == SegmentKind::kRoad)
-                                  ? open_[n] == 0
-                                  : (kind != SegmentKind::kField && tiles_[node_tile_[n]].around == 8);
+                                  ? features_.open[n] == 0
+                                  : (kind != SegmentKind::kField && board_.tiles[features_.node_tile[n]].around == 8);
         if (!complete) out.push(Action::redeploy(q, f, n));
       }
     }
@@ -116,14 +117,14 @@ void State::move_from_quarter(int player, Figure f, int quarter, int root) {
   const int first = f == Figure::kFollower ? 0 : f == Figure::kMayor ? kMayorSlot : kWagonSlot;
   const int last = f == Figure::kFollower ? kFollowersPerPlayer : first + 1;
   for (int slot = first; slot < last; ++slot) {
-    if (figures_[player][slot] == kInQuarter + quarter) {
-      figures_[player][slot] = static_cast<uint16_t>(root);
+    if (tally_.figures[player][slot] == kInQuarter + quarter) {
+      tally_.figures[player][slot] = static_cast<uint16_t>(root);
       break;
     }
   }
-  followers_[root] += 1u << (4 * player);
+  features_.followers[root] += 1u << (4 * player);
   // C7: at the end, a follower moved onto a farm with a barn is scored at once, 1 per city, and returns.
-  if (phase_ == Phase::kFinalRedeploy && has_barn(root)) {
+  if (flow_.phase == Phase::kFinalRedeploy && has_barn(root)) {
     bool pig = false;
     const int cities = farm_cities(root, pig);
     score_feature(root, cities * ((pig && rules_.on(Option::kPigHerd)) ? 2 : 1), kFieldPoints);
@@ -132,15 +133,15 @@ void State::move_from_quarter(int player, Figure f, int quarter, int root) {
 
 void State::continue_lap() {
   ActionList options;
-  while (lap_left_ > 0) {
+  while (count_.lap_left > 0) {
     options.size = 0;
-    generate_redeploys(options, acting_, false);
+    generate_redeploys(options, flow_.acting, false);
     if (options.size > 0) {
-      phase_ = Phase::kRedeploy;
+      flow_.phase = Phase::kRedeploy;
       return;
     }
-    acting_ = static_cast<uint8_t>((acting_ + 1) % rules_.players);  // nothing to move: skipped
-    --lap_left_;
+    flow_.acting = static_cast<uint8_t>((flow_.acting + 1) % rules_.players);  // nothing to move: skipped
+    --count_.lap_left;
   }
   score_and_continue();
 }
@@ -148,16 +149,16 @@ void State::continue_lap() {
 void State::continue_final_redeploy() {
   ActionList options;
   for (int tries = 0; tries < rules_.players; ++tries) {
-    if (!(out_mask_ & (1 << acting_))) {
+    if (!(count_.out_mask & (1 << flow_.acting))) {
       options.size = 0;
-      generate_redeploys(options, acting_, true);
+      generate_redeploys(options, flow_.acting, true);
       if (options.size > 0) {
-        phase_ = Phase::kFinalRedeploy;
+        flow_.phase = Phase::kFinalRedeploy;
         return;
       }
-      out_mask_ = static_cast<uint8_t>(out_mask_ | (1 << acting_));  // nothing to move, ever again
+      count_.out_mask = static_cast<uint8_t>(count_.out_mask | (1 << flow_.acting));  // nothing to move, ever again
     }
-    acting_ = static_cast<uint8_t>((acting_ + 1) % rules_.players);
+    flow_.acting = static_cast<uint8_t>((flow_.acting + 1) % rules_.players);
   }
   finish_game();
 }
@@ -167,9 +168,9 @@ void State::continue_final_redeploy() {
 void State::generate_count_deploys(ActionList& out) const {
   const bool free_move = rules_.option(Option::kCountMove) == 0;
   for (const Figure f : {Figure::kFollower, Figure::kMayor, Figure::kWagon}) {
-    if (!in_supply(acting_, f)) continue;
+    if (!in_supply(flow_.acting, f)) continue;
     for (int q = 0; q < kNumQuarters; ++q) {
-      if (q == count_ && rules_.on(Option::kCountBlocksEntry)) continue;
+      if (q == count_.quarter && rules_.on(Option::kCountBlocksEntry)) continue;
       if (f == Figure::kMayor && q != kCastle) continue;  // CKR fn 19: the mayor to the castle,
       if (f == Figure::kWagon && q == kMarket) continue;  // the wagon to castle, blacksmith or cathedral
       if (!free_move) {
@@ -177,19 +178,19 @@ void State::generate_count_deploys(ActionList& out) const {
         continue;
       }
       for (int to = 0; to <= kCountStays; ++to)
-        if (to != count_) out.push(Action::count_deploy(f, q, to));
+        if (to != count_.quarter) out.push(Action::count_deploy(f, q, to));
     }
   }
 }
 
 void State::count_deploy(Action a) {
-  figures_[acting_][slot_in_supply(acting_, a.figure())] = static_cast<uint16_t>(kInQuarter + a.quarter());
+  tally_.figures[flow_.acting][slot_in_supply(flow_.acting, a.figure())] = static_cast<uint16_t>(kInQuarter + a.quarter());
   switch (rules_.option(Option::kCountMove)) {
     case 0:
-      if (a.count_to() != kCountStays) count_ = static_cast<uint8_t>(a.count_to());
+      if (a.count_to() != kCountStays) count_.quarter = static_cast<uint8_t>(a.count_to());
       break;
-    case 1: count_ = static_cast<uint8_t>((count_ + 1) % kNumQuarters); break;
-    case 2: count_ = static_cast<uint8_t>(a.quarter()); break;
+    case 1: count_.quarter = static_cast<uint8_t>((count_.quarter + 1) % kNumQuarters); break;
+    case 2: count_.quarter = static_cast<uint8_t>(a.quarter()); break;
   }
 }
 

@@ -76,17 +76,17 @@ State::State(const Rules& rules) : State(rules, {}) {}
 State::State(const Rules& rules, std::span<const uint8_t> deck_counts) : rules_(rules) {
   rules_.validate();
   // Only what is read before it is written. Tiles, frontier cells and feature nodes are used up to
-  // num_tiles_, frontier_size_ and num_nodes_, each written when it comes into use: clearing the ~10 KiB
+  // board_.num_tiles, board_.frontier_size and features_.num_nodes, each written when it comes into use: clearing the ~10 KiB
   // behind them cost 8% of a random game.
-  cells_.fill(Cell{0, kEmptySlot});
-  for (auto& f : figures_) f.fill(kInSupply);
+  board_.cells.fill(Cell{0, kEmptySlot});
+  for (auto& f : tally_.figures) f.fill(kInSupply);
   setup(deck_counts);
 }
 
 void State::setup(std::span<const uint8_t> deck_counts) {
   const TileCatalog& c = cat();
   auto add_set = [&](const char* name) {
-    for (auto [tile, copies] : c.set(name)->counts) remaining_[tile] += copies;
+    for (auto [tile, copies] : c.set(name)->counts) tally_.remaining[tile] += copies;
   };
   const int start = c.find("BA.RCr");
   if (deck_counts.empty()) {
@@ -108,92 +108,92 @@ void State::setup(std::span<const uint8_t> deck_counts) {
       if (deck_counts[t] && (c[static_cast<int>(t)].flags & (kFlagSpring | kFlagBlock | kFlagAbbey)))
         throw std::invalid_argument("deck: " + c[static_cast<int>(t)].id +
                                     " is not a land tile for the deck (the spring, the Count's block and abbeys come from the rules)");
-      remaining_[t] = deck_counts[t];
+      tally_.remaining[t] = deck_counts[t];
     }
   }
   if (rules_.has(kCount)) {
     // C1: the City of Carcassonne replaces the start tile, CO.7 at the origin; the start tile is removed.
-    if (deck_counts.empty()) --remaining_[start];
+    if (deck_counts.empty()) --tally_.remaining[start];
     for (int i = 0; i < 12; ++i)
       place_tile(c.find("CO." + std::to_string(i + 1)), 0, cell_key(i % 4 - 2, i / 4 - 1));
-    count_ = kCastle;
+    count_.quarter = kCastle;
   }
   if (rules_.has(kRiver2)) {
     // R1: the spring starts the river (east of the block with the Count); the base start tile is
     // shuffled in with the normal tiles, unless the Count removed it.
     for (auto [tile, copies] : c.set("river2")->counts)
-      if (!c[tile].has(kFlagSpring)) remaining_[tile] += copies;
+      if (!c[tile].has(kFlagSpring)) tally_.remaining[tile] += copies;
     place_tile(c.find("RI.spring"), 0, rules_.has(kCount) ? cell_key(2, -1) : cell_key(0, 0));
   } else if (!rules_.has(kCount)) {
-    if (deck_counts.empty()) --remaining_[start];
+    if (deck_counts.empty()) --tally_.remaining[start];
     place_tile(start, 0, cell_key(0, 0));
   }
 
   // Capacity: every remaining tile must fit in the fixed arrays, whatever the deck.
-  int tiles = num_tiles_, nodes = num_nodes_;
+  int tiles = board_.num_tiles, nodes = features_.num_nodes;
   for (int t = 0; t < c.size(); ++t) {
-    tiles += remaining_[t];
-    nodes += remaining_[t] * c[t].num_segments;
-    pile_left_[piles().pile[t]] = static_cast<uint16_t>(pile_left_[piles().pile[t]] + remaining_[t]);
+    tiles += tally_.remaining[t];
+    nodes += tally_.remaining[t] * c[t].num_segments;
+    tally_.pile_left[piles().pile[t]] = static_cast<uint16_t>(tally_.pile_left[piles().pile[t]] + tally_.remaining[t]);
   }
   const int abbeys = rules_.has(kAbbeyMayor) ? rules_.players : 0;  // one segment each
   if (tiles > kMaxLandTiles || tiles + abbeys > kMaxTiles || nodes + abbeys > kMaxNodes)
     throw std::invalid_argument("deck too large: " + std::to_string(tiles) + " land tiles with " + std::to_string(nodes) +
                                 " feature segments; the engine holds at most " + std::to_string(kMaxLandTiles) +
                                 " land tiles and " + std::to_string(kMaxNodes) + " segments");
-  if (rules_.has(kAbbeyMayor)) abbeys_ = static_cast<uint8_t>((1 << rules_.players) - 1);
-  last_tile_ = -1;
-  turn_player_ = 0;
+  if (rules_.has(kAbbeyMayor)) abbey_mayor_.abbeys = static_cast<uint8_t>((1 << rules_.players) - 1);
+  flow_.last_tile = -1;
+  flow_.turn_player = 0;
   start_turn();
 }
 
 // ---- Small structures -------------------------------------------------------------------------------
 
 int State::find(int x) const {
-  while (parent_[x] != x) {
-    parent_[x] = parent_[parent_[x]];
-    x = parent_[x];
+  while (features_.parent[x] != x) {
+    features_.parent[x] = features_.parent[features_.parent[x]];
+    x = features_.parent[x];
   }
   return x;
 }
 
 int State::cell_slot(CellKey k) const {
   unsigned slot = (static_cast<uint32_t>(k) * 0x9E3779B1u) >> 23;
-  while (cells_[slot].value != kEmptySlot && cells_[slot].key != k) slot = (slot + 1) & (kCellSlots - 1);
+  while (board_.cells[slot].value != kEmptySlot && board_.cells[slot].key != k) slot = (slot + 1) & (kCellSlots - 1);
   return static_cast<int>(slot);
 }
 
 int State::find_cell(CellKey k) const {
-  const uint16_t v = cells_[cell_slot(k)].value;
+  const uint16_t v = board_.cells[cell_slot(k)].value;
   return v < kFrontierFlag ? v : -1;
 }
 
 int State::frontier_index(CellKey k) const {
-  const uint16_t v = cells_[cell_slot(k)].value;
+  const uint16_t v = board_.cells[cell_slot(k)].value;
   return (v != kEmptySlot && (v & kFrontierFlag)) ? (v & ~kFrontierFlag) : -1;
 }
 
 void State::frontier_set(int slot, CellKey k, int edge, uint16_t edge_kind_bits) {
-  if (cells_[slot].value == kEmptySlot) {
-    cells_[slot].key = k;
-    cells_[slot].value = static_cast<uint16_t>(kFrontierFlag | frontier_size_);
-    frontier_[frontier_size_++] = static_cast<uint32_t>(k) << 16;
+  if (board_.cells[slot].value == kEmptySlot) {
+    board_.cells[slot].key = k;
+    board_.cells[slot].value = static_cast<uint16_t>(kFrontierFlag | board_.frontier_size);
+    board_.frontier[board_.frontier_size++] = static_cast<uint32_t>(k) << 16;
   }
-  frontier_[cells_[slot].value & ~kFrontierFlag] |= static_cast<uint32_t>(edge_kind_bits) << (4 * edge);
+  board_.frontier[board_.cells[slot].value & ~kFrontierFlag] |= static_cast<uint32_t>(edge_kind_bits) << (4 * edge);
 }
 
 void State::occupy_cell(CellKey k, int index) {
   const int slot = cell_slot(k);
-  if (cells_[slot].value != kEmptySlot) {  // a frontier cell: swap-remove it from the frontier
-    const int pos = cells_[slot].value & ~kFrontierFlag;
-    const uint32_t last = frontier_[--frontier_size_];
-    if (pos != frontier_size_) {
-      frontier_[pos] = last;
-      cells_[cell_slot(static_cast<CellKey>(last >> 16))].value = static_cast<uint16_t>(kFrontierFlag | pos);
+  if (board_.cells[slot].value != kEmptySlot) {  // a frontier cell: swap-remove it from the frontier
+    const int pos = board_.cells[slot].value & ~kFrontierFlag;
+    const uint32_t last = board_.frontier[--board_.frontier_size];
+    if (pos != board_.frontier_size) {
+      board_.frontier[pos] = last;
+      board_.cells[cell_slot(static_cast<CellKey>(last >> 16))].value = static_cast<uint16_t>(kFrontierFlag | pos);
     }
   }
-  cells_[slot].key = k;
-  cells_[slot].value = static_cast<uint16_t>(index);
+  board_.cells[slot].key = k;
+  board_.cells[slot].value = static_cast<uint16_t>(index);
 }
 
 // Joins the features of two nodes. A city or road may come to cross the same tile twice (a tile with two
@@ -202,7 +202,7 @@ void State::occupy_cell(CellKey k, int index) {
 int State::unite(int a, int b, SegmentKind kind) {
   int ra = find(a), rb = find(b);
   if (ra == rb) return ra;
-  if (tile_count_[ra] < tile_count_[rb]) std::swap(ra, rb);
+  if (features_.tile_count[ra] < features_.tile_count[rb]) std::swap(ra, rb);
   const TileCatalog& c = cat();
   int shared = 0;
   if (is_scored_linear(kind)) {
@@ -211,8 +211,8 @@ int State::unite(int a, int b, SegmentKind kind) {
     int num_seen = 0;
     int m = rb;
     do {
-      const int t = node_tile_[m];
-      const PlacedTile& pt = tiles_[t];
+      const int t = features_.node_tile[m];
+      const PlacedTile& pt = board_.tiles[t];
       const TileType& tt = c[pt.type];
       if ((tt.repeated_kinds & kind_bit) && std::find(seen.begin(), seen.begin() + num_seen, t) == seen.begin() + num_seen) {
         for (int s = 0; s < tt.num_segments; ++s) {
@@ -223,15 +223,15 @@ int State::unite(int a, int b, SegmentKind kind) {
           }
         }
       }
-      m = next_member_[m];
+      m = features_.next_member[m];
     } while (m != rb);
   }
-  parent_[rb] = static_cast<uint16_t>(ra);
-  open_[ra] = static_cast<uint16_t>(open_[ra] + open_[rb]);
-  tile_count_[ra] = static_cast<uint8_t>(tile_count_[ra] + tile_count_[rb] - shared);
-  pennants_[ra] = static_cast<uint8_t>(pennants_[ra] + pennants_[rb]);
-  followers_[ra] += followers_[rb];
-  std::swap(next_member_[ra], next_member_[rb]);
+  features_.parent[rb] = static_cast<uint16_t>(ra);
+  features_.open[ra] = static_cast<uint16_t>(features_.open[ra] + features_.open[rb]);
+  features_.tile_count[ra] = static_cast<uint8_t>(features_.tile_count[ra] + features_.tile_count[rb] - shared);
+  features_.pennants[ra] = static_cast<uint8_t>(features_.pennants[ra] + features_.pennants[rb]);
+  features_.followers[ra] += features_.followers[rb];
+  std::swap(features_.next_member[ra], features_.next_member[rb]);
   return ra;
 }
 
@@ -241,20 +241,20 @@ void State::place_tile(int type, int rotation, CellKey cell) {
   const TileCatalog& c = cat();
   const TileType& tt = c[type];
   const TileType::Rotated& rot = tt.rot[rotation];
-  const int idx = num_tiles_++;
-  const int base = num_nodes_;
-  num_nodes_ = static_cast<uint16_t>(num_nodes_ + tt.num_segments);
-  tiles_[idx] = PlacedTile{static_cast<uint8_t>(type), static_cast<uint8_t>(rotation), static_cast<int8_t>(key_x(cell)),
+  const int idx = board_.num_tiles++;
+  const int base = features_.num_nodes;
+  features_.num_nodes = static_cast<uint16_t>(features_.num_nodes + tt.num_segments);
+  board_.tiles[idx] = PlacedTile{static_cast<uint8_t>(type), static_cast<uint8_t>(rotation), static_cast<int8_t>(key_x(cell)),
                            static_cast<int8_t>(key_y(cell)), static_cast<uint16_t>(base), 0, 4, kNoRival};
   for (int s = 0; s < tt.num_segments; ++s) {
     const Segment& seg = tt.segments[s];
     const int n = base + s;
-    parent_[n] = next_member_[n] = static_cast<uint16_t>(n);
-    node_tile_[n] = static_cast<uint8_t>(idx);
-    open_[n] = is_scored_linear(seg.kind) ? seg.edge_count : 0;
-    tile_count_[n] = 1;
-    pennants_[n] = seg.pennants;
-    followers_[n] = 0;
+    features_.parent[n] = features_.next_member[n] = static_cast<uint16_t>(n);
+    features_.node_tile[n] = static_cast<uint8_t>(idx);
+    features_.open[n] = is_scored_linear(seg.kind) ? seg.edge_count : 0;
+    features_.tile_count[n] = 1;
+    features_.pennants[n] = seg.pennants;
+    features_.followers[n] = 0;
   }
   occupy_cell(cell, idx);
 
@@ -262,7 +262,7 @@ void State::place_tile(int type, int rotation, CellKey cell) {
   std::array<int, 8> ring_slot, ring;
   for (int d = 0; d < 8; ++d) {
     ring_slot[d] = cell_slot(cell_key(key_x(cell) + kDx8[d], key_y(cell) + kDy8[d]));
-    ring[d] = cells_[ring_slot[d]].value < kFrontierFlag ? cells_[ring_slot[d]].value : -1;
+    ring[d] = board_.cells[ring_slot[d]].value < kFrontierFlag ? board_.cells[ring_slot[d]].value : -1;
   }
 
   for (int e = 0; e < 4; ++e) {
@@ -273,27 +273,27 @@ void State::place_tile(int type, int rotation, CellKey cell) {
                    kind == static_cast<uint16_t>(EdgeKind::kAbbey) ? 0 : kind);  // abbeys take anything
       continue;
     }
-    const PlacedTile& other = tiles_[j];
+    const PlacedTile& other = board_.tiles[j];
     const TileType& ot = c[other.type];
     const TileType::Rotated& orot = ot.rot[other.rotation];
     const uint8_t sa = rot.edge_segment[e], sb = orot.edge_segment[kOpposite(e)];
     // A2: an abbey's side closes the city or road it touches without joining it.
     if (tt.has(kFlagAbbey) && sb != kNoSegment) {
       const int r = find(other.node_base + sb);
-      open_[r] = static_cast<uint16_t>(open_[r] - 1);
+      features_.open[r] = static_cast<uint16_t>(features_.open[r] - 1);
       continue;
     }
     if (ot.has(kFlagAbbey) && sa != kNoSegment) {
       const int r = find(base + sa);
-      open_[r] = static_cast<uint16_t>(open_[r] - 1);
+      features_.open[r] = static_cast<uint16_t>(features_.open[r] - 1);
       continue;
     }
     if (sa != kNoSegment && sb != kNoSegment) {
       if (tt.segments[sa].kind == SegmentKind::kRiver) {
-        tiles_[idx].river_in = static_cast<uint8_t>(e);
+        board_.tiles[idx].river_in = static_cast<uint8_t>(e);
       } else {
         const int root = unite(base + sa, other.node_base + sb, tt.segments[sa].kind);
-        open_[root] = static_cast<uint16_t>(open_[root] - 2);
+        features_.open[root] = static_cast<uint16_t>(features_.open[root] - 2);
       }
     }
     for (int h = 2 * e; h < 2 * e + 2; ++h) {
@@ -302,29 +302,30 @@ void State::place_tile(int type, int rotation, CellKey cell) {
     }
   }
   // Neighbour counts, and the cloisters and shrines this tile completes (B8).
-  num_completed_cloisters_ = 0;
+  completed_.num_cloisters = 0;
+  completed_.cloisters = {};
   for (int d = 0; d < 8; ++d) {
     const int j = ring[d];
     if (j >= 0) {
-      ++tiles_[idx].around;
-      if (++tiles_[j].around == 8 && c[tiles_[j].type].cloister >= 0) completed_cloisters_[num_completed_cloisters_++] = static_cast<uint8_t>(j);
+      ++board_.tiles[idx].around;
+      if (++board_.tiles[j].around == 8 && c[board_.tiles[j].type].cloister >= 0) completed_.cloisters[completed_.num_cloisters++] = static_cast<uint8_t>(j);
     }
   }
-  if (tiles_[idx].around == 8 && tt.cloister >= 0) completed_cloisters_[num_completed_cloisters_++] = static_cast<uint8_t>(idx);
+  if (board_.tiles[idx].around == 8 && tt.cloister >= 0) completed_.cloisters[completed_.num_cloisters++] = static_cast<uint8_t>(idx);
 }
 
 // ---- Who acts, chance --------------------------------------------------------------------------------
 
 int State::current_player() const {
-  switch (phase_) {
+  switch (flow_.phase) {
     case Phase::kDraw: return kChance;
     case Phase::kGameOver: return kTerminal;
     case Phase::kRedeploy:
     case Phase::kCountDeploy:
     case Phase::kFinalRedeploy:
     case Phase::kWagonMove:
-    case Phase::kAbbeyRound: return acting_;
-    default: return turn_player_;
+    case Phase::kAbbeyRound: return flow_.acting;
+    default: return flow_.turn_player;
   }
 }
 
@@ -332,20 +333,20 @@ int State::draw_pile(int tile) { return piles().pile[tile]; }
 
 int State::drawable_pile() const {
   for (int p : {kForkPile, kRiverPile, kLakePile})
-    if (pile_left_[p]) return p;
+    if (tally_.pile_left[p]) return p;
   return kNormalPile;
 }
 
-int State::tiles_left() const { return pile_left_[0] + pile_left_[1] + pile_left_[2] + pile_left_[3]; }
+int State::tiles_left() const { return tally_.pile_left[0] + tally_.pile_left[1] + tally_.pile_left[2] + tally_.pile_left[3]; }
 
 void State::chance_outcomes(ChanceOutcomes& out) const {
   out.size = 0;
   out.total = 0;
-  if (phase_ != Phase::kDraw) return;
+  if (flow_.phase != Phase::kDraw) return;
   for (const uint8_t t : piles().members[drawable_pile()]) {
-    if (remaining_[t]) {
-      out.items[out.size++] = ChanceOutcome{t, remaining_[t]};
-      out.total += remaining_[t];
+    if (tally_.remaining[t]) {
+      out.items[out.size++] = ChanceOutcome{t, tally_.remaining[t]};
+      out.total += tally_.remaining[t];
     }
   }
 }
@@ -353,20 +354,20 @@ void State::chance_outcomes(ChanceOutcomes& out) const {
 int State::sample_draw_tile(uint64_t random_below_left) const {
   int r = static_cast<int>(random_below_left);
   for (const uint8_t t : piles().members[drawable_pile()]) {
-    if (r < remaining_[t]) return t;
-    r -= remaining_[t];
+    if (r < tally_.remaining[t]) return t;
+    r -= tally_.remaining[t];
   }
   return -1;
 }
 
 // A new turn: with Abbey & Mayor the player may place the abbey instead of drawing (A1).
 void State::start_turn() {
-  if (tiles_left() > 0 && abbey_mayor() && has_abbey(turn_player_)) {
+  if (tiles_left() > 0 && abbey_mayor() && has_abbey(flow_.turn_player)) {
     ActionList abbeys;
     generate_abbeys(abbeys);
     if (abbeys.size > 0) {
-      drawn_ = -1;
-      phase_ = Phase::kTurnStart;
+      flow_.drawn = -1;
+      flow_.phase = Phase::kTurnStart;
       return;
     }
   }
@@ -374,9 +375,9 @@ void State::start_turn() {
 }
 
 void State::start_draw() {
-  drawn_ = -1;
+  flow_.drawn = -1;
   if (tiles_left() > 0) {
-    phase_ = Phase::kDraw;
+    flow_.phase = Phase::kDraw;
     return;
   }
   end_of_tiles();
@@ -384,16 +385,16 @@ void State::start_draw() {
 
 // After the last tile: the abbey round (A4), the Count's final redeploy (C9), final scoring (B11).
 void State::end_of_tiles() {
-  if (!in_abbey_round_ && abbey_mayor() && abbeys_ && rules_.on(Option::kAbbeyEndRound)) {
-    in_abbey_round_ = true;
-    acting_ = static_cast<uint8_t>((last_placer_ + 1) % rules_.players);
-    round_left_ = rules_.players;
+  if (!abbey_mayor_.in_abbey_round && abbey_mayor() && abbey_mayor_.abbeys && rules_.on(Option::kAbbeyEndRound)) {
+    abbey_mayor_.in_abbey_round = true;
+    flow_.acting = static_cast<uint8_t>((flow_.last_placer + 1) % rules_.players);
+    abbey_mayor_.round_left = rules_.players;
     continue_abbey_round();
     return;
   }
   if (count_in_play()) {  // C9, starting left of the player who placed the last land tile
-    acting_ = static_cast<uint8_t>((last_placer_ + 1) % rules_.players);
-    out_mask_ = 0;
+    flow_.acting = static_cast<uint8_t>((flow_.last_placer + 1) % rules_.players);
+    count_.out_mask = 0;
     continue_final_redeploy();
     return;
   }
@@ -402,7 +403,7 @@ void State::end_of_tiles() {
 
 void State::finish_game() {
   final_scoring();
-  phase_ = Phase::kGameOver;
+  flow_.phase = Phase::kGameOver;
 }
 
 // ---- Legal actions -----------------------------------------------------------------------------------
@@ -424,7 +425,7 @@ bool State::building_placement_ok(const TileType& t, CellKey cell) const {
     if (++others > 1) return false;
     // That neighbour may not already have a building of the new tile's kind next to it.
     for (int e = 0; e < 8; ++e) {
-      const int k = find_cell(cell_key(tiles_[j].x + kDx8[e], tiles_[j].y + kDy8[e]));
+      const int k = find_cell(cell_key(board_.tiles[j].x + kDx8[e], board_.tiles[j].y + kDy8[e]));
       if (k >= 0 && building_kind(k) == (shrine ? 2 : 1)) return false;
     }
   }
@@ -433,7 +434,7 @@ bool State::building_placement_ok(const TileType& t, CellKey cell) const {
 
 // 0: no building; 1: cloister (or abbey); 2: shrine.
 int State::building_kind(int tile_index) const {
-  const TileType& t = cat()[tiles_[tile_index].type];
+  const TileType& t = cat()[board_.tiles[tile_index].type];
   if (t.cloister < 0) return 0;
   return t.segments[t.cloister].kind == SegmentKind::kShrine ? 2 : 1;
 }
@@ -454,7 +455,7 @@ bool State::river_placement_ok(const TileType& t, int rotation, CellKey cell, ui
   if (outs != 1) return true;
   const int turn_new = (out - kOpposite(in)) & 3;
   if (turn_new == 0) return true;
-  const PlacedTile& prev = tiles_[find_cell(neighbour(cell, in))];
+  const PlacedTile& prev = board_.tiles[find_cell(neighbour(cell, in))];
   const int turn_prev = prev.river_in == 4 ? 0 : (kOpposite(in) - kOpposite(prev.river_in)) & 3;
   return turn_new != turn_prev;
 }
@@ -464,17 +465,17 @@ bool State::river_placement_ok(const TileType& t, int rotation, CellKey cell, ui
 // locals first: the output list could alias it as far as the compiler knows.
 template <typename Emit>
 bool State::for_each_placement(Emit&& emit) const {
-  const TileType& t = cat()[drawn_];
+  const TileType& t = cat()[flow_.drawn];
   const int count = t.distinct_rotations.count;
   const std::array<uint16_t, 4> words = t.distinct_rotations.edge_word;
   const std::array<uint8_t, 4> rotations = t.distinct_rotations.rotation;
   const bool special = needs_special_check(t);
-  const int cells = frontier_size_;
+  const int cells = board_.frontier_size;
   for (int i = 0; i < cells; ++i) {
-    const uint16_t req = static_cast<uint16_t>(frontier_[i]);
+    const uint16_t req = static_cast<uint16_t>(board_.frontier[i]);
     for (int k = 0; k < count; ++k) {
       if ((words[k] & req) != req) continue;
-      const CellKey cell = static_cast<CellKey>(frontier_[i] >> 16);
+      const CellKey cell = static_cast<CellKey>(board_.frontier[i] >> 16);
       if (special && !special_placement_ok(t, rotations[k], cell, req)) continue;
       if (emit(Action::place(cell, rotations[k]))) return true;
     }
@@ -486,15 +487,15 @@ void State::generate_placements(ActionList& out) const {
   // The frontier is kept in the order cells joined it (O(1) updates), but the list is promised in action
   // order: collect the cells that take the tile with a mask of their rotations, sort those few cells,
   // then list each cell's rotations in order.
-  const TileType& t = cat()[drawn_];
+  const TileType& t = cat()[flow_.drawn];
   const int count = t.distinct_rotations.count;
   const std::array<uint16_t, 4> words = t.distinct_rotations.edge_word;
   const std::array<uint8_t, 4> rotations = t.distinct_rotations.rotation;
   const bool special = needs_special_check(t);
   std::array<uint32_t, kMaxFrontier> fitting;
   int num_fitting = 0;
-  for (int i = 0; i < frontier_size_; ++i) {
-    const uint32_t entry = frontier_[i];
+  for (int i = 0; i < board_.frontier_size; ++i) {
+    const uint32_t entry = board_.frontier[i];
     const uint16_t req = static_cast<uint16_t>(entry);
     uint32_t mask = 0;
     for (int k = 0; k < count; ++k) {
@@ -523,8 +524,8 @@ bool State::has_placement() const {
 // a wagon on the abbey (A2).
 template <typename Emit>
 bool State::for_each_deploy(Emit&& emit) const {
-  const int p = turn_player_;
-  const PlacedTile& pt = tiles_[last_tile_];
+  const int p = flow_.turn_player;
+  const PlacedTile& pt = board_.tiles[flow_.last_tile];
   const TileType& tt = cat()[pt.type];
   const bool volcano = tt.has(kFlagVolcano) && rules_.on(Option::kVolcanoNoFollower);  // the barn is no follower [AM fn 43]
   if (!volcano) {
@@ -532,7 +533,7 @@ bool State::for_each_deploy(Emit&& emit) const {
     std::array<bool, kMaxSegments> free{};
     for (int s = 0; s < tt.num_segments; ++s) {
       const int root = find(pt.node_base + s);
-      free[s] = tt.segments[s].kind != SegmentKind::kRiver && followers_[root] == 0 &&
+      free[s] = tt.segments[s].kind != SegmentKind::kRiver && features_.followers[root] == 0 &&
                 !(tt.segments[s].kind == SegmentKind::kField && abbey_mayor() && has_barn(root));
     }
     const bool abbey = tt.has(kFlagAbbey);
@@ -566,7 +567,7 @@ bool State::can_deploy() const {
 
 void State::legal_actions(ActionList& out) const {
   out.size = 0;
-  switch (phase_) {
+  switch (flow_.phase) {
     case Phase::kPlace: generate_placements(out); break;
     case Phase::kDeploy:
       out.push(Action::pass());
@@ -575,7 +576,7 @@ void State::legal_actions(ActionList& out) const {
     case Phase::kRedeploy:
     case Phase::kFinalRedeploy:
       out.push(Action::pass());
-      generate_redeploys(out, acting_, phase_ == Phase::kFinalRedeploy);
+      generate_redeploys(out, flow_.acting, flow_.phase == Phase::kFinalRedeploy);
       break;
     case Phase::kCountDeploy:
       out.push(Action::pass());
@@ -588,20 +589,20 @@ void State::legal_actions(ActionList& out) const {
       break;
     case Phase::kWagonMove:
       out.push(Action::pass());
-      generate_wagon_moves(out, acting_);
+      generate_wagon_moves(out, flow_.acting);
       break;
     default: break;
   }
 }
 
 bool State::is_legal(Action a) const {
-  switch (phase_) {
+  switch (flow_.phase) {
     case Phase::kDraw:
-      return a.kind() == Action::kDraw && a.tile() < cat().size() && remaining_[a.tile()] > 0 &&
+      return a.kind() == Action::kDraw && a.tile() < cat().size() && tally_.remaining[a.tile()] > 0 &&
              draw_pile(a.tile()) == drawable_pile();
     case Phase::kPlace: {
       if (a.kind() != Action::kPlace) return false;
-      const int canonical = cat()[drawn_].rot[a.rotation()].canonical;
+      const int canonical = cat()[flow_.drawn].rot[a.rotation()].canonical;
       ActionList list;
       generate_placements(list);
       return list.contains(Action::place(a.cell(), canonical));
@@ -628,24 +629,24 @@ std::string State::try_apply(Action a) {
     return {};
   }
   const TileCatalog& c = cat();
-  switch (phase_) {
+  switch (flow_.phase) {
     case Phase::kDraw: {
       if (a.kind() != Action::kDraw) return "expected a tile draw, got " + a.to_string();
       if (a.tile() >= c.size()) return "no tile type " + std::to_string(a.tile());
       const std::string id = c[a.tile()].id;
-      if (remaining_[a.tile()] == 0) return "tile " + id + " cannot be drawn: no copy of it is left";
+      if (tally_.remaining[a.tile()] == 0) return "tile " + id + " cannot be drawn: no copy of it is left";
       return "tile " + id + " cannot be drawn now: the river tiles are drawn first, the fork first of all and the lake last (R2)";
     }
     case Phase::kPlace:
-      if (a.kind() != Action::kPlace) return "expected the placement of " + c[drawn_].id + ", got " + a.to_string();
+      if (a.kind() != Action::kPlace) return "expected the placement of " + c[flow_.drawn].id + ", got " + a.to_string();
       if (find_cell(a.cell()) >= 0) return "cell (" + std::to_string(a.x()) + "," + std::to_string(a.y()) + ") already holds a tile";
       if (frontier_index(a.cell()) < 0)
         return "cell (" + std::to_string(a.x()) + "," + std::to_string(a.y()) + ") does not touch the board (B3)";
-      if (c[drawn_].river)
-        return c[drawn_].id + " at (" + std::to_string(a.x()) + "," + std::to_string(a.y()) + ") rotated " +
+      if (c[flow_.drawn].river)
+        return c[flow_.drawn].id + " at (" + std::to_string(a.x()) + "," + std::to_string(a.y()) + ") rotated " +
                std::to_string(90 * a.rotation()) +
                " does not continue the river legally: its edges must match, it must extend exactly one open river end, and no curve may turn the same way as the one before it (B3, R3-R5)";
-      return c[drawn_].id + " at (" + std::to_string(a.x()) + "," + std::to_string(a.y()) + ") rotated " +
+      return c[flow_.drawn].id + " at (" + std::to_string(a.x()) + "," + std::to_string(a.y()) + ") rotated " +
              std::to_string(90 * a.rotation()) + " does not match its neighbours' edges (B3)";
     case Phase::kTurnStart:
     case Phase::kAbbeyRound:
@@ -657,29 +658,29 @@ std::string State::try_apply(Action a) {
     case Phase::kDeploy:
       if (a.kind() != Action::kPass && a.kind() != Action::kDeploy) return "expected a deploy or a pass, got " + a.to_string();
       if (a.figure() != Figure::kFollower && !abbey_mayor()) return std::string("no ") + to_string(a.figure()) + " in these rules";
-      if (!in_supply(turn_player_, a.figure())) return std::string("no ") + to_string(a.figure()) + " left in supply";
+      if (!in_supply(flow_.turn_player, a.figure())) return std::string("no ") + to_string(a.figure()) + " left in supply";
       if (a.figure() == Figure::kBarn)
         return "a barn goes on a corner of the tile just placed where four tiles meet with fields in all four corners, on a farm without a barn (F1)";
       if (a.figure() == Figure::kMayor) return "the mayor goes only into an unoccupied city (M1)";
       if (a.figure() == Figure::kWagon) return "the wagon goes only onto an unoccupied road, city, cloister, shrine or abbey (W1)";
-      if (a.segment() >= c[tiles_[last_tile_].type].num_segments) return "the tile just placed has no such segment";
-      if (c[tiles_[last_tile_].type].has(kFlagVolcano)) return "no follower may be deployed on the volcano (R7)";
-      if (c[tiles_[last_tile_].type].segments[a.segment()].kind == SegmentKind::kRiver) return "no follower may go on a river (B5)";
+      if (a.segment() >= c[board_.tiles[flow_.last_tile].type].num_segments) return "the tile just placed has no such segment";
+      if (c[board_.tiles[flow_.last_tile].type].has(kFlagVolcano)) return "no follower may be deployed on the volcano (R7)";
+      if (c[board_.tiles[flow_.last_tile].type].segments[a.segment()].kind == SegmentKind::kRiver) return "no follower may go on a river (B5)";
       return "that feature is already occupied (B5)";
     case Phase::kRedeploy:
     case Phase::kFinalRedeploy:
       if (a.kind() != Action::kPass && a.kind() != Action::kRedeploy) return "expected a redeploy or a pass, got " + a.to_string();
-      if (a.quarter() == count_) return "followers in the Count's quarter cannot leave it (C5)";
-      if (followers_in_quarter(acting_, a.quarter()) == 0)
-        return std::string("no follower of seat ") + std::to_string(acting_) + " in the " + quarter_name(a.quarter());
-      if (phase_ == Phase::kRedeploy)
+      if (a.quarter() == count_.quarter) return "followers in the Count's quarter cannot leave it (C5)";
+      if (followers_in_quarter(flow_.acting, a.quarter()) == 0)
+        return std::string("no follower of seat ") + std::to_string(flow_.acting) + " in the " + quarter_name(a.quarter());
+      if (flow_.phase == Phase::kRedeploy)
         return std::string("from the ") + quarter_name(a.quarter()) +
                " a follower may only go onto a matching feature completed this turn (C6; the market only at farm scorings, C7)";
       return std::string("from the ") + quarter_name(a.quarter()) + " a follower may only go onto an incomplete matching feature (C9)";
     case Phase::kCountDeploy:
       if (a.kind() != Action::kPass && a.kind() != Action::kCountDeploy) return "expected a Count deploy or a pass, got " + a.to_string();
-      if (!in_supply(acting_, a.figure())) return std::string("no ") + to_string(a.figure()) + " left in supply";
-      if (a.quarter() == count_ && rules_.on(Option::kCountBlocksEntry)) return "the Count's quarter cannot be entered (count_blocks_entry)";
+      if (!in_supply(flow_.acting, a.figure())) return std::string("no ") + to_string(a.figure()) + " left in supply";
+      if (a.quarter() == count_.quarter && rules_.on(Option::kCountBlocksEntry)) return "the Count's quarter cannot be entered (count_blocks_entry)";
       return "not a legal Count deploy here (C3, C4)";
     case Phase::kGameOver: return "the game is over";
   }
@@ -689,7 +690,7 @@ std::string State::try_apply(Action a) {
 // ---- Applying actions --------------------------------------------------------------------------------
 
 void State::force_draw(int tile) {
-  if (phase_ != Phase::kDraw) throw std::invalid_argument("force_draw: not at a chance node");
+  if (flow_.phase != Phase::kDraw) throw std::invalid_argument("force_draw: not at a chance node");
   const std::string err = try_apply(Action::draw(tile));
   if (!err.empty()) throw std::invalid_argument("force_draw: " + err);
 }
@@ -698,12 +699,12 @@ void State::apply(Action a) {
   switch (a.kind()) {
     case Action::kDraw: {
       const int t = a.tile();
-      --remaining_[t];
-      --pile_left_[draw_pile(t)];
-      drawn_ = static_cast<int16_t>(t);
-      phase_ = Phase::kPlace;
+      --tally_.remaining[t];
+      --tally_.pile_left[draw_pile(t)];
+      flow_.drawn = static_cast<int16_t>(t);
+      flow_.phase = Phase::kPlace;
       if (!has_placement()) {  // B4: fits nowhere; removed, and the same player draws again
-        ++discarded_;
+        ++flow_.discarded;
         start_draw();
       }
       return;
@@ -712,29 +713,29 @@ void State::apply(Action a) {
       place_abbey(a.cell());
       return;
     case Action::kWagon:
-      place_figure(acting_, Figure::kWagon, a.node());
-      wagons_to_move_ = static_cast<uint8_t>(wagons_to_move_ & ~(1 << acting_));
+      place_figure(flow_.acting, Figure::kWagon, a.node());
+      abbey_mayor_.wagons_to_move = static_cast<uint8_t>(abbey_mayor_.wagons_to_move & ~(1 << flow_.acting));
       continue_wagons();
       return;
     case Action::kPlace: {
-      place_tile(drawn_, a.rotation(), a.cell());
-      last_tile_ = static_cast<int16_t>(num_tiles_ - 1);
-      last_placer_ = turn_player_;
-      drawn_ = -1;
-      barn_placed_ = false;
+      place_tile(flow_.drawn, a.rotation(), a.cell());
+      flow_.last_tile = static_cast<int16_t>(board_.num_tiles - 1);
+      flow_.last_placer = flow_.turn_player;
+      flow_.drawn = -1;
+      abbey_mayor_.barn_placed = false;
       if (can_deploy()) {
-        phase_ = Phase::kDeploy;
+        flow_.phase = Phase::kDeploy;
       } else {
         after_deploy();
       }
       return;
     }
     case Action::kDeploy: {
-      const int p = turn_player_;
-      const PlacedTile& pt = tiles_[last_tile_];
+      const int p = flow_.turn_player;
+      const PlacedTile& pt = board_.tiles[flow_.last_tile];
       if (a.figure() == Figure::kBarn) {
-        figures_[p][kBarnSlot] = static_cast<uint16_t>(pt.node_base + corner_field(last_tile_, a.segment()));
-        barn_placed_ = true;
+        tally_.figures[p][kBarnSlot] = static_cast<uint16_t>(pt.node_base + corner_field(flow_.last_tile, a.segment()));
+        abbey_mayor_.barn_placed = true;
       } else {
         place_figure(p, a.figure(), pt.node_base + a.segment());
       }
@@ -746,36 +747,36 @@ void State::apply(Action a) {
       end_turn();
       return;
     case Action::kRedeploy:
-      move_from_quarter(acting_, a.moved_figure(), a.quarter(), a.node());
-      if (phase_ == Phase::kRedeploy) {
+      move_from_quarter(flow_.acting, a.moved_figure(), a.quarter(), a.node());
+      if (flow_.phase == Phase::kRedeploy) {
         continue_lap();  // the same player may move more
       } else {
-        acting_ = static_cast<uint8_t>((acting_ + 1) % rules_.players);
+        flow_.acting = static_cast<uint8_t>((flow_.acting + 1) % rules_.players);
         continue_final_redeploy();
       }
       return;
     case Action::kPass:
-      switch (phase_) {
+      switch (flow_.phase) {
         case Phase::kDeploy: after_deploy(); return;
         case Phase::kRedeploy:
-          acting_ = static_cast<uint8_t>((acting_ + 1) % rules_.players);
-          --lap_left_;
+          flow_.acting = static_cast<uint8_t>((flow_.acting + 1) % rules_.players);
+          --count_.lap_left;
           continue_lap();
           return;
         case Phase::kCountDeploy: end_turn(); return;
-        case Phase::kTurnStart: phase_ = Phase::kDraw; return;  // draw instead of placing the abbey
+        case Phase::kTurnStart: flow_.phase = Phase::kDraw; return;  // draw instead of placing the abbey
         case Phase::kAbbeyRound:
-          acting_ = static_cast<uint8_t>((acting_ + 1) % rules_.players);
-          --round_left_;
+          flow_.acting = static_cast<uint8_t>((flow_.acting + 1) % rules_.players);
+          --abbey_mayor_.round_left;
           continue_abbey_round();
           return;
         case Phase::kWagonMove:  // the wagon stays in supply
-          wagons_to_move_ = static_cast<uint8_t>(wagons_to_move_ & ~(1 << acting_));
+          abbey_mayor_.wagons_to_move = static_cast<uint8_t>(abbey_mayor_.wagons_to_move & ~(1 << flow_.acting));
           continue_wagons();
           return;
         case Phase::kFinalRedeploy:
-          out_mask_ = static_cast<uint8_t>(out_mask_ | (1 << acting_));
-          acting_ = static_cast<uint8_t>((acting_ + 1) % rules_.players);
+          count_.out_mask = static_cast<uint8_t>(count_.out_mask | (1 << flow_.acting));
+          flow_.acting = static_cast<uint8_t>((flow_.acting + 1) % rules_.players);
           continue_final_redeploy();
           return;
         default: return;
@@ -786,9 +787,9 @@ void State::apply(Action a) {
 
 void State::after_deploy() {
   collect_completed();
-  if (count_in_play() && num_pending_ > 0) {  // C6: a redeploy lap before the scoring
-    acting_ = static_cast<uint8_t>((turn_player_ + 1) % rules_.players);
-    lap_left_ = rules_.players;
+  if (count_in_play() && completed_.num_features > 0) {  // C6: a redeploy lap before the scoring
+    flow_.acting = static_cast<uint8_t>((flow_.turn_player + 1) % rules_.players);
+    count_.lap_left = rules_.players;
     continue_lap();
     return;
   }
@@ -796,28 +797,28 @@ void State::after_deploy() {
 }
 
 void State::score_and_continue() {
-  scored_mask_ = 0;
-  wagons_to_move_ = 0;
-  turn_scoring_ = true;
+  flow_.scored_mask = 0;
+  abbey_mayor_.wagons_to_move = 0;
+  flow_.turn_scoring = true;
   score_completed();
-  turn_scoring_ = false;
-  const uint8_t me = static_cast<uint8_t>(1 << turn_player_);
+  flow_.turn_scoring = false;
+  const uint8_t me = static_cast<uint8_t>(1 << flow_.turn_player);
   // C3: others scored, the placer did not (decided now, offered after the wagons have moved).
-  count_deploy_due_ = count_in_play() && scored_mask_ && !(scored_mask_ & me);
-  acting_ = turn_player_;
+  count_.deploy_due = count_in_play() && flow_.scored_mask && !(flow_.scored_mask & me);
+  flow_.acting = flow_.turn_player;
   continue_wagons();
 }
 
 // After the wagons: the Count deploy if due and possible, then the next turn.
 void State::after_wagons() {
-  if (count_deploy_due_) {
-    count_deploy_due_ = false;
-    acting_ = turn_player_;
+  if (count_.deploy_due) {
+    count_.deploy_due = false;
+    flow_.acting = flow_.turn_player;
     ActionList options;
     options.size = 0;
     generate_count_deploys(options);
     if (options.size > 0) {
-      phase_ = Phase::kCountDeploy;
+      flow_.phase = Phase::kCountDeploy;
       return;
     }
   }
@@ -825,32 +826,32 @@ void State::after_wagons() {
 }
 
 void State::end_turn() {
-  if (in_abbey_round_) {  // the abbey round goes on with the next player
-    acting_ = static_cast<uint8_t>((turn_player_ + 1) % rules_.players);
-    --round_left_;
+  if (abbey_mayor_.in_abbey_round) {  // the abbey round goes on with the next player
+    flow_.acting = static_cast<uint8_t>((flow_.turn_player + 1) % rules_.players);
+    --abbey_mayor_.round_left;
     continue_abbey_round();
     return;
   }
-  turn_player_ = static_cast<uint8_t>((turn_player_ + 1) % rules_.players);
+  flow_.turn_player = static_cast<uint8_t>((flow_.turn_player + 1) % rules_.players);
   start_turn();
 }
 
 void State::place_figure(int player, Figure f, int node) {
-  figures_[player][slot_in_supply(player, f)] = static_cast<uint16_t>(node);
-  followers_[find(node)] += 1u << (4 * player);
-  const PlacedTile& pt = tiles_[node_tile_[node]];
-  if (rules_.has(kCultPlaces) && node - pt.node_base == cat()[pt.type].cloister) maybe_challenge(node_tile_[node], player);
+  tally_.figures[player][slot_in_supply(player, f)] = static_cast<uint16_t>(node);
+  features_.followers[find(node)] += 1u << (4 * player);
+  const PlacedTile& pt = board_.tiles[features_.node_tile[node]];
+  if (rules_.has(kCultPlaces) && node - pt.node_base == cat()[pt.type].cloister) maybe_challenge(features_.node_tile[node], player);
 }
 
 int State::slot_in_supply(int player, Figure f) const {
   switch (f) {
     case Figure::kFollower:
       for (int slot = 0; slot < kFollowersPerPlayer; ++slot)
-        if (figures_[player][slot] == kInSupply) return slot;
+        if (tally_.figures[player][slot] == kInSupply) return slot;
       return -1;
-    case Figure::kMayor: return abbey_mayor() && figures_[player][kMayorSlot] == kInSupply ? kMayorSlot : -1;
-    case Figure::kWagon: return abbey_mayor() && figures_[player][kWagonSlot] == kInSupply ? kWagonSlot : -1;
-    case Figure::kBarn: return abbey_mayor() && figures_[player][kBarnSlot] == kInSupply ? kBarnSlot : -1;
+    case Figure::kMayor: return abbey_mayor() && tally_.figures[player][kMayorSlot] == kInSupply ? kMayorSlot : -1;
+    case Figure::kWagon: return abbey_mayor() && tally_.figures[player][kWagonSlot] == kInSupply ? kWagonSlot : -1;
+    case Figure::kBarn: return abbey_mayor() && tally_.figures[player][kBarnSlot] == kInSupply ? kBarnSlot : -1;
   }
   return -1;
 }
@@ -860,66 +861,66 @@ bool State::in_supply(int player, Figure f) const { return slot_in_supply(player
 // ---- Scoring -----------------------------------------------------------------------------------------
 
 int State::strength_on(int root, int player) const {
-  int n = strength(followers_[root], player);
-  const uint16_t mayor = figures_[player][kMayorSlot];
-  if (on_board(mayor) && find(mayor) == root) n += pennants_[root] - 1;  // M1: as strong as the pennants
+  int n = strength(features_.followers[root], player);
+  const uint16_t mayor = tally_.figures[player][kMayorSlot];
+  if (on_board(mayor) && find(mayor) == root) n += features_.pennants[root] - 1;  // M1: as strong as the pennants
   return n;
 }
 
 void State::score_feature(int root, int points, int category, bool return_figures) {
-  if (!followers_[root]) return;
+  if (!features_.followers[root]) return;
   int best = 0;
   for (int p = 0; p < rules_.players; ++p) best = std::max(best, strength_on(root, p));
   for (int p = 0; p < rules_.players; ++p) {
     if (best > 0 && strength_on(root, p) == best) {
-      scores_[p][category] = static_cast<int16_t>(scores_[p][category] + points);
-      if (points > 0) scored_mask_ = static_cast<uint8_t>(scored_mask_ | (1 << p));
+      tally_.scores[p][category] = static_cast<int16_t>(tally_.scores[p][category] + points);
+      if (points > 0) flow_.scored_mask = static_cast<uint8_t>(flow_.scored_mask | (1 << p));
     }
   }
-  if (return_figures) this->return_figures(root, turn_scoring_);
+  if (return_figures) this->return_figures(root, flow_.turn_scoring);
 }
 
 // Followers, mayors and wagons on the feature go back to supply (barns stay: F5). A wagon leaving a
 // feature scored during a turn may then move (W2).
 void State::return_figures(int root, bool wagons_may_move) {
-  const uint32_t packed = followers_[root];
+  const uint32_t packed = features_.followers[root];
   for (int p = 0; p < rules_.players; ++p) {
     if (!strength(packed, p)) continue;
     for (int slot = 0; slot < kBarnSlot; ++slot) {
-      uint16_t& f = figures_[p][slot];
+      uint16_t& f = tally_.figures[p][slot];
       if (!on_board(f) || find(f) != root) continue;
       f = kInSupply;
       if (slot == kWagonSlot && wagons_may_move) {
-        wagons_to_move_ = static_cast<uint8_t>(wagons_to_move_ | (1 << p));
-        wagon_from_[p] = static_cast<uint16_t>(root);
+        abbey_mayor_.wagons_to_move = static_cast<uint8_t>(abbey_mayor_.wagons_to_move | (1 << p));
+        abbey_mayor_.wagon_from[p] = static_cast<uint16_t>(root);
       }
     }
   }
-  followers_[root] = 0;
+  features_.followers[root] = 0;
 }
 
 void State::score_completed() {
   const TileCatalog& c = cat();
-  for (int i = 0; i < num_pending_; ++i) {
-    const int root = pending_[i];
-    const PlacedTile& pt = tiles_[node_tile_[root]];
+  for (int i = 0; i < completed_.num_features; ++i) {
+    const int root = completed_.features[i];
+    const PlacedTile& pt = board_.tiles[features_.node_tile[root]];
     const SegmentKind kind = c[pt.type].segments[root - pt.node_base].kind;
     if (!is_scored_linear(kind)) continue;  // buildings: score_buildings
-    const int size = tile_count_[root];
+    const int size = features_.tile_count[root];
     if (kind == SegmentKind::kCity) {
-      ++completed_cities_;
+      ++king_robber_.completed_cities;
       const bool small = size == 2 && rules_.option(Option::kSmallCity) == kSmallCityTwoPoints;
-      score_feature(root, small ? size + pennants_[root] : 2 * size + 2 * pennants_[root], kCityPoints);
-      if (rules_.has(kKingRobber) && size > king_size_) {  // K1
-        king_ = static_cast<int8_t>(turn_player_);
-        king_size_ = static_cast<uint8_t>(size);
+      score_feature(root, small ? size + features_.pennants[root] : 2 * size + 2 * features_.pennants[root], kCityPoints);
+      if (rules_.has(kKingRobber) && size > king_robber_.king_size) {  // K1
+        king_robber_.king = static_cast<int8_t>(flow_.turn_player);
+        king_robber_.king_size = static_cast<uint8_t>(size);
       }
     } else {
-      ++completed_roads_;
+      ++king_robber_.completed_roads;
       score_feature(root, size, kRoadPoints);
-      if (rules_.has(kKingRobber) && size > robber_size_) {  // K2
-        robber_ = static_cast<int8_t>(turn_player_);
-        robber_size_ = static_cast<uint8_t>(size);
+      if (rules_.has(kKingRobber) && size > king_robber_.robber_size) {  // K2
+        king_robber_.robber = static_cast<int8_t>(flow_.turn_player);
+        king_robber_.robber_size = static_cast<uint8_t>(size);
       }
     }
   }
@@ -931,16 +932,16 @@ void State::score_completed() {
 // (with challenge_own off, only against another player's follower). S2 allows at most one such neighbour.
 void State::maybe_challenge(int tile_index, int player) {
   const int kind = building_kind(tile_index);
-  const PlacedTile& pt = tiles_[tile_index];
+  const PlacedTile& pt = board_.tiles[tile_index];
   for (int d = 0; d < 8; ++d) {
     const int j = find_cell(cell_key(pt.x + kDx8[d], pt.y + kDy8[d]));
     // A building completed by this very tile is scored before it could be challenged [HS fn 15].
-    if (j < 0 || building_kind(j) == 0 || building_kind(j) == kind || tiles_[j].around == 8) continue;
-    const uint32_t there = followers_[find(tiles_[j].node_base + cat()[tiles_[j].type].cloister)];
+    if (j < 0 || building_kind(j) == 0 || building_kind(j) == kind || board_.tiles[j].around == 8) continue;
+    const uint32_t there = features_.followers[find(board_.tiles[j].node_base + cat()[board_.tiles[j].type].cloister)];
     if (!there) continue;
     if (!rules_.on(Option::kChallengeOwn) && there == static_cast<uint32_t>(strength(there, player)) << (4 * player)) continue;
-    tiles_[tile_index].rival = static_cast<uint8_t>(j);
-    tiles_[j].rival = static_cast<uint8_t>(tile_index);
+    board_.tiles[tile_index].rival = static_cast<uint8_t>(j);
+    board_.tiles[j].rival = static_cast<uint8_t>(tile_index);
     return;
   }
 }
@@ -950,17 +951,17 @@ void State::maybe_challenge(int tile_index, int player) {
 void State::score_buildings() {
   const TileCatalog& c = cat();
   auto completed_now = [&](int tile) {
-    for (int i = 0; i < num_completed_cloisters_; ++i)
-      if (completed_cloisters_[i] == tile) return true;
+    for (int i = 0; i < completed_.num_cloisters; ++i)
+      if (completed_.cloisters[i] == tile) return true;
     return false;
   };
-  for (int i = 0; i < num_completed_cloisters_; ++i) {
-    PlacedTile& winner = tiles_[completed_cloisters_[i]];
+  for (int i = 0; i < completed_.num_cloisters; ++i) {
+    PlacedTile& winner = board_.tiles[completed_.cloisters[i]];
     const int root = winner.node_base + c[winner.type].cloister;
     if (winner.rival != kNoRival) {
-      PlacedTile& loser = tiles_[winner.rival];
+      PlacedTile& loser = board_.tiles[winner.rival];
       winner.rival = loser.rival = kNoRival;
-      if (!completed_now(static_cast<int>(&loser - tiles_.data()))) {
+      if (!completed_now(static_cast<int>(&loser - board_.tiles.data()))) {
         if (rules_.option(Option::kShrineHouseRule) == 1) score_feature(root, 1 + loser.around, kBonusPoints, false);
         return_figures(loser.node_base + c[loser.type].cloister, false);  // W4: a losing wagon does not move
       }
@@ -979,17 +980,17 @@ int State::farm_cities(int root, bool& pig) const {
   pig = false;
   int m = root;
   do {
-    const PlacedTile& pt = tiles_[node_tile_[m]];
+    const PlacedTile& pt = board_.tiles[features_.node_tile[m]];
     const Segment& seg = c[pt.type].segments[m - pt.node_base];
     pig = pig || seg.pig_herd;
     carcassonne = carcassonne || c[pt.type].has(kFlagBlock);  // C8: the ring fields touch the City
     for (uint8_t touches = seg.touches; touches; touches &= static_cast<uint8_t>(touches - 1)) {
       const int city = find(pt.node_base + __builtin_ctz(touches));
-      if (open_[city] != 0) continue;
+      if (features_.open[city] != 0) continue;
       if (std::find(cities.begin(), cities.begin() + num_cities, city) == cities.begin() + num_cities)
         cities[num_cities++] = static_cast<uint16_t>(city);
     }
-    m = next_member_[m];
+    m = features_.next_member[m];
   } while (m != root);
   return num_cities + (carcassonne ? 1 : 0);
 }
@@ -1003,40 +1004,40 @@ int State::farm_points(int root, bool pig_herd_counts) const {
 void State::final_scoring() {
   const TileCatalog& c = cat();
   const bool pig = rules_.on(Option::kPigHerd);
-  for (int n = 0; n < num_nodes_; ++n) {
-    if (parent_[n] != n || followers_[n] == 0) continue;
-    const PlacedTile& pt = tiles_[node_tile_[n]];
-    if (open_[n] == 0 && is_scored_linear(c[pt.type].segments[n - pt.node_base].kind)) continue;  // scored when completed
+  for (int n = 0; n < features_.num_nodes; ++n) {
+    if (features_.parent[n] != n || features_.followers[n] == 0) continue;
+    const PlacedTile& pt = board_.tiles[features_.node_tile[n]];
+    if (features_.open[n] == 0 && is_scored_linear(c[pt.type].segments[n - pt.node_base].kind)) continue;  // scored when completed
     switch (c[pt.type].segments[n - pt.node_base].kind) {
-      case SegmentKind::kCity: score_feature(n, tile_count_[n] + pennants_[n], kCityPoints); break;
-      case SegmentKind::kRoad: score_feature(n, tile_count_[n], kRoadPoints); break;
+      case SegmentKind::kCity: score_feature(n, features_.tile_count[n] + features_.pennants[n], kCityPoints); break;
+      case SegmentKind::kRoad: score_feature(n, features_.tile_count[n], kRoadPoints); break;
       case SegmentKind::kCloister:
       case SegmentKind::kShrine: score_feature(n, 1 + pt.around, kCloisterPoints); break;
       case SegmentKind::kField: score_feature(n, farm_points(n, pig), kFieldPoints); break;
       case SegmentKind::kRiver: break;
     }
   }
-  for (int i = 0; i < num_tiles_; ++i) tiles_[i].rival = kNoRival;  // S4: unresolved, scored as incomplete
+  for (int i = 0; i < board_.num_tiles; ++i) board_.tiles[i].rival = kNoRival;  // S4: unresolved, scored as incomplete
   // F5: each barn scores 4 per completed city of its farm (+1 with the pig herd and pig_herd_barn).
   for (int p = 0; p < rules_.players; ++p) {
-    const uint16_t barn = figures_[p][kBarnSlot];
+    const uint16_t barn = tally_.figures[p][kBarnSlot];
     if (!on_board(barn)) continue;
     bool pig = false;
     const int cities = farm_cities(find(barn), pig);
     const int per_city = 4 + ((pig && rules_.on(Option::kPigHerdBarn)) ? 1 : 0);
-    scores_[p][kBonusPoints] = static_cast<int16_t>(scores_[p][kBonusPoints] + cities * per_city);
+    tally_.scores[p][kBonusPoints] = static_cast<int16_t>(tally_.scores[p][kBonusPoints] + cities * per_city);
   }
   // K3; with the Count the City of Carcassonne is one more completed city (C8).
-  if (king_ >= 0)
-    scores_[king_][kBonusPoints] = static_cast<int16_t>(scores_[king_][kBonusPoints] + completed_cities_ + (count_in_play() ? 1 : 0));
-  if (robber_ >= 0) scores_[robber_][kBonusPoints] = static_cast<int16_t>(scores_[robber_][kBonusPoints] + completed_roads_);
+  if (king_robber_.king >= 0)
+    tally_.scores[king_robber_.king][kBonusPoints] = static_cast<int16_t>(tally_.scores[king_robber_.king][kBonusPoints] + king_robber_.completed_cities + (count_in_play() ? 1 : 0));
+  if (king_robber_.robber >= 0) tally_.scores[king_robber_.robber][kBonusPoints] = static_cast<int16_t>(tally_.scores[king_robber_.robber][kBonusPoints] + king_robber_.completed_roads);
 }
 
 // ---- Queries -----------------------------------------------------------------------------------------
 
 int State::score(int player) const {
   int total = 0;
-  for (int c = 0; c < kNumCategories; ++c) total += scores_[player][c];
+  for (int c = 0; c < kNumCategories; ++c) total += tally_.scores[player][c];
   return total;
 }
 
@@ -1062,53 +1063,50 @@ std::array<bool, kMaxPlayers> State::winners() const {
 
 int State::followers_in_supply(int player) const {
   int n = 0;
-  for (int slot = 0; slot < kFollowersPerPlayer; ++slot) n += figures_[player][slot] == kInSupply;
+  for (int slot = 0; slot < kFollowersPerPlayer; ++slot) n += tally_.figures[player][slot] == kInSupply;
   return n;
 }
 
 int State::figure_node(int player, int slot) const {
-  return on_board(figures_[player][slot]) ? figures_[player][slot] : -1;
+  return on_board(tally_.figures[player][slot]) ? tally_.figures[player][slot] : -1;
 }
 
 FeatureInfo State::feature(int node) const {
   const int root = find(node);
-  const PlacedTile& pt = tiles_[node_tile_[node]];
+  const PlacedTile& pt = board_.tiles[features_.node_tile[node]];
   const TileType& tt = cat()[pt.type];
   FeatureInfo info{};
   info.kind = tt.segments[node - pt.node_base].kind;
-  info.tiles = tile_count_[root];
-  info.open_edges = open_[root];
-  info.pennants = pennants_[root];
+  info.tiles = features_.tile_count[root];
+  info.open_edges = features_.open[root];
+  info.pennants = features_.pennants[root];
   if (info.kind == SegmentKind::kCloister || info.kind == SegmentKind::kShrine) {
     info.complete = pt.around == 8;
   } else {
-    info.complete = is_scored_linear(info.kind) && open_[root] == 0;
+    info.complete = is_scored_linear(info.kind) && features_.open[root] == 0;
   }
-  for (int p = 0; p < kMaxPlayers; ++p) info.followers[p] = strength(followers_[root], p);
+  for (int p = 0; p < kMaxPlayers; ++p) info.followers[p] = strength(features_.followers[root], p);
   return info;
 }
 
-bool State::operator==(const State& o) const {
-  if (count_ != o.count_ || acting_ != o.acting_ || lap_left_ != o.lap_left_ || out_mask_ != o.out_mask_ ||
-      scored_mask_ != o.scored_mask_ || last_placer_ != o.last_placer_ || num_pending_ != o.num_pending_ ||
-      !std::equal(pending_.begin(), pending_.begin() + num_pending_, o.pending_.begin()) ||
-      num_completed_cloisters_ != o.num_completed_cloisters_)
-    return false;
-  if (!(rules_ == o.rules_) || phase_ != o.phase_ || turn_player_ != o.turn_player_ || king_ != o.king_ ||
-      robber_ != o.robber_ || king_size_ != o.king_size_ || robber_size_ != o.robber_size_ ||
-      completed_cities_ != o.completed_cities_ || completed_roads_ != o.completed_roads_ || drawn_ != o.drawn_ ||
-      last_tile_ != o.last_tile_ || discarded_ != o.discarded_ || num_tiles_ != o.num_tiles_ ||
-      num_nodes_ != o.num_nodes_ || frontier_size_ != o.frontier_size_ ||
-      std::memcmp(pile_left_, o.pile_left_, sizeof pile_left_) != 0 || scores_ != o.scores_ ||
-      figures_ != o.figures_ || remaining_ != o.remaining_ || cells_ != o.cells_)
-    return false;
-  auto same_prefix = [](const auto& a, const auto& b, int n) { return std::equal(a.begin(), a.begin() + n, b.begin()); };
-  if (!same_prefix(tiles_, o.tiles_, num_tiles_)) return false;
-  if (!same_prefix(frontier_, o.frontier_, frontier_size_)) return false;
-  for (int n = 0; n < num_nodes_; ++n) {
-    if (find(n) != o.find(n) || node_tile_[n] != o.node_tile_[n]) return false;
-    if (find(n) == n && (open_[n] != o.open_[n] || tile_count_[n] != o.tile_count_[n] ||
-                         pennants_[n] != o.pennants_[n] || followers_[n] != o.followers_[n]))
+bool State::Board::operator==(const Board& o) const {
+  return num_tiles == o.num_tiles && frontier_size == o.frontier_size && cells == o.cells &&
+         std::equal(tiles.begin(), tiles.begin() + num_tiles, o.tiles.begin()) &&
+         std::equal(frontier.begin(), frontier.begin() + frontier_size, o.frontier.begin());
+}
+
+int State::Features::root(int node) const {
+  while (parent[node] != node) node = parent[node];
+  return node;
+}
+
+bool State::Features::operator==(const Features& o) const {
+  if (num_nodes != o.num_nodes) return false;
+  for (int n = 0; n < num_nodes; ++n) {
+    const int r = root(n);
+    if (r != o.root(n) || node_tile[n] != o.node_tile[n]) return false;
+    if (r == n && (open[n] != o.open[n] || tile_count[n] != o.tile_count[n] || pennants[n] != o.pennants[n] ||
+                   followers[n] != o.followers[n]))
       return false;
   }
   return true;

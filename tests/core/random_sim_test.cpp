@@ -96,9 +96,11 @@ TEST_P(RandomSim, InvariantsHoldAfterEveryAction) {
       }
       const Action a = s.is_chance() ? dealer.deal(s) : bot.choose(s);
       record.add(s, a);
-      // A copy behaves exactly like the original.
+      // A copy behaves exactly like the original, and every action changes the state as == sees it (an
+      // action whose only effect is on fields that == missed, as it once missed Abbey & Mayor's, fails here).
       State copy = s;
       copy.apply(a);
+      ASSERT_FALSE(copy == s) << a.to_string() << " changed nothing that == compares";
       s.apply(a);
       ASSERT_TRUE(copy == s) << "copy diverged after " << a.to_string();
       for (int p = 0; p < players; ++p) {

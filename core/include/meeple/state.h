@@ -143,23 +143,23 @@ class State {
   int num_players() const { return rules_.players; }
 
   // --- Who acts ---------------------------------------------------------------------------------------
-  Phase phase() const { return phase_; }
-  bool is_terminal() const { return phase_ == Phase::kGameOver; }
-  bool is_chance() const { return phase_ == Phase::kDraw; }
+  Phase phase() const { return flow_.phase; }
+  bool is_terminal() const { return flow_.phase == Phase::kGameOver; }
+  bool is_chance() const { return flow_.phase == Phase::kDraw; }
   // kChance, kTerminal, or the seat (0-based) that decides now.
   int current_player() const;
   // Whose turn it is (the player who draws and places).
-  int turn_player() const { return turn_player_; }
+  int turn_player() const { return flow_.turn_player; }
 
   // --- Chance -----------------------------------------------------------------------------------------
   // The tiles that can be drawn now with their copies; probabilities are copies / total. Empty unless
   // is_chance(). Ordered by tile index.
   void chance_outcomes(ChanceOutcomes& out) const;
   // Tiles still to come (drawable now or later), per type: public information.
-  int remaining(int tile) const { return remaining_[tile]; }
+  int remaining(int tile) const { return tally_.remaining[tile]; }
   int tiles_left() const;
   // Tiles in the pile drawn from now (the total of chance_outcomes()).
-  int drawable_now() const { return pile_left_[drawable_pile()]; }
+  int drawable_now() const { return tally_.pile_left[drawable_pile()]; }
   // The tile that uniform position `r` (0 <= r < drawable_now()) picks among the drawable copies, in
   // chance_outcomes() order: how a dealer draws without building the list.
   int sample_draw_tile(uint64_t r) const;
@@ -188,7 +188,7 @@ class State {
 
   // --- Scores -----------------------------------------------------------------------------------------
   int score(int player) const;
-  int score(int player, int category) const { return scores_[player][category]; }
+  int score(int player, int category) const { return tally_.scores[player][category]; }
   // Points each player would get if the game ended now (final scoring of the current board), without
   // changing the state. Equals score() once terminal.
   std::array<int, kMaxPlayers> final_scores_if_ended_now() const;
@@ -199,23 +199,23 @@ class State {
   std::array<bool, kMaxPlayers> winners() const;
 
   // --- The board --------------------------------------------------------------------------------------
-  int num_tiles() const { return num_tiles_; }
-  const PlacedTile& tile(int i) const { return tiles_[i]; }
+  int num_tiles() const { return board_.num_tiles; }
+  const PlacedTile& tile(int i) const { return board_.tiles[i]; }
   int tile_at(int x, int y) const { return find_cell(cell_key(x, y)); }  // index or -1
-  int last_tile() const { return last_tile_; }  // index of the tile placed this turn, or -1
-  int drawn_tile() const { return drawn_; }     // tile type in hand during kPlace, else -1
-  int discarded() const { return discarded_; }  // tiles that fit nowhere so far
-  int frontier_size() const { return frontier_size_; }
+  int last_tile() const { return flow_.last_tile; }  // index of the tile placed this turn, or -1
+  int drawn_tile() const { return flow_.drawn; }     // tile type in hand during kPlace, else -1
+  int discarded() const { return flow_.discarded; }  // tiles that fit nowhere so far
+  int frontier_size() const { return board_.frontier_size; }
   // The i-th empty cell next to the board (in the order cells joined the frontier, not sorted).
-  CellKey frontier_cell(int i) const { return static_cast<CellKey>(frontier_[i] >> 16); }
+  CellKey frontier_cell(int i) const { return static_cast<CellKey>(board_.frontier[i] >> 16); }
   // What a tile needs on each edge to go on the i-th frontier cell: EdgeKind bits per edge as in
   // TileType::Rotated::edge_word, 0 for an edge with no neighbour. A rotation fits the edges when
   // (edge_word & requirement) == requirement (the River's and shrines' extra rules aside).
-  uint16_t frontier_requirement(int i) const { return static_cast<uint16_t>(frontier_[i]); }
+  uint16_t frontier_requirement(int i) const { return static_cast<uint16_t>(board_.frontier[i]); }
   int frontier_index(CellKey k) const;  // position of k in the frontier, or -1
   // Feature node of a segment of a placed tile, and information about the feature it belongs to.
-  int node(int tile_index, int segment) const { return tiles_[tile_index].node_base + segment; }
-  int node_tile(int node) const { return node_tile_[node]; }  // the placed tile a node is on
+  int node(int tile_index, int segment) const { return board_.tiles[tile_index].node_base + segment; }
+  int node_tile(int node) const { return features_.node_tile[node]; }  // the placed tile a node is on
   int feature_root(int node) const { return find(node); }     // the node naming the whole feature
   FeatureInfo feature(int node) const;
   // Same feature?
@@ -225,17 +225,17 @@ class State {
   int followers_in_supply(int player) const;  // the 7 ordinary followers
   // Whether a figure (follower: any of the 7) is in supply; abbey still in hand.
   bool in_supply(int player, Figure f) const;
-  bool has_abbey(int player) const { return abbeys_ & (1 << player); }
+  bool has_abbey(int player) const { return abbey_mayor_.abbeys & (1 << player); }
   // Feature node a figure stands on, or -1 when in supply. slot < kFiguresPerPlayer.
   int figure_node(int player, int slot) const;
   // Cult places (S3): the tile whose building is in a challenge with this tile's building, or -1.
-  int rival(int tile_index) const { return tiles_[tile_index].rival == kNoRival ? -1 : tiles_[tile_index].rival; }
+  int rival(int tile_index) const { return board_.tiles[tile_index].rival == kNoRival ? -1 : board_.tiles[tile_index].rival; }
   // The Count: its quarter, and a player's followers in a quarter.
-  int count_quarter() const { return count_; }
+  int count_quarter() const { return count_.quarter; }
   int followers_in_quarter(int player, int quarter) const;  // ordinary followers
   bool figure_in_quarter(int player, Figure f, int quarter) const;  // follower: any of the 7
-  int king() const { return king_; }      // seat holding the King, or -1
-  int robber() const { return robber_; }  // seat holding the Robber Baron, or -1
+  int king() const { return king_robber_.king; }      // seat holding the King, or -1
+  int robber() const { return king_robber_.robber; }  // seat holding the Robber Baron, or -1
 
   // --- Checks for tests ---------------------------------------------------------------------------------
   // Recomputes every incremental structure (features, aggregates, frontier, figure counts) from the
@@ -244,14 +244,16 @@ class State {
   // For a state read from bytes (a pickle): every index within its table and every walk finite, so that
   // check_consistency (which assumes as much) can then read it. The first problem, or an empty string.
   std::string check_bounds() const;
-  // Byte equality of the meaningful state (used to prove that copies behave like originals).
-  bool operator==(const State& other) const;
+  // Equality of everything that makes the position (used to prove that copies behave like originals,
+  // that a refused action changed nothing, and by tree reuse): defaulted over the groups of fields below.
+  bool operator==(const State& other) const = default;
 
   // Deals tiles in tests and tools that build a position by hand: draws `tile` if legal, else throws
   // std::invalid_argument.
   void force_draw(int tile);
 
  private:
+  friend struct StateProbe;  // tests/core/state_equality_test.cpp: changes one field to see that == notices
   static constexpr uint16_t kInSupply = 0xFFFF;
   static constexpr uint16_t kInQuarter = 0xFFF0;  // + quarter: a figure in the City of Carcassonne
   static bool on_board(uint16_t where) { return where < kInQuarter; }
@@ -323,79 +325,121 @@ class State {
   void frontier_set(int slot, CellKey k, int edge, uint16_t edge_kind_bits);
   void occupy_cell(CellKey k, int index);  // a tile is placed there: leaves the frontier
 
+  // The fields, grouped by concern. Each group compares as a whole (defaulted ==, so a field added to a
+  // group is compared without further ado), and State's own == is defaulted over the groups. Only the
+  // board and the features define ==: they compare the used part of their tables, and features by what
+  // the union-find means rather than its pointers.
   Rules rules_;
-  Phase phase_ = Phase::kDraw;
-  uint8_t turn_player_ = 0;
-  int8_t king_ = -1, robber_ = -1;
-  uint8_t king_size_ = 0, robber_size_ = 0;
-  uint8_t completed_cities_ = 0, completed_roads_ = 0;
-  int16_t drawn_ = -1;
-  int16_t last_tile_ = -1;
-  uint16_t discarded_ = 0;
-  uint16_t num_tiles_ = 0;
-  uint16_t num_nodes_ = 0;
-  uint16_t frontier_size_ = 0;
-  uint16_t pile_left_[4] = {};  // tiles left per pile (see draw_pile)
-  uint8_t num_completed_cloisters_ = 0;
-  uint8_t count_ = kCastle;     // the Count's quarter
-  uint8_t acting_ = 0;          // who decides in the Count's phases
-  uint8_t lap_left_ = 0;        // players still to decide in a redeploy lap
-  uint8_t out_mask_ = 0;        // final redeploy: players who passed
-  uint8_t scored_mask_ = 0;     // players who scored points this turn (C3)
-  uint8_t last_placer_ = 0;
-  uint8_t num_pending_ = 0;
-  uint8_t abbeys_ = 0;          // players still holding their abbey
-  uint8_t wagons_to_move_ = 0;  // players whose wagon's feature scored this turn (W2)
-  uint8_t round_left_ = 0;      // abbey round: players still to decide
-  bool in_abbey_round_ = false;
-  bool count_deploy_due_ = false;
-  bool barn_placed_ = false;    // a barn was deployed this turn (F2)
-  bool turn_scoring_ = false;   // scoring during a turn (wagons may move afterwards), not final scoring
-  std::array<uint16_t, kMaxPlayers> wagon_from_{};  // the scored feature each moving wagon leaves
-  std::array<uint16_t, 16> pending_{};  // roots of the features completed this turn, before scoring
-  std::array<uint8_t, 9> completed_cloisters_{};  // tiles whose cloister the last placement completed
 
-  std::array<std::array<int16_t, kNumCategories>, kMaxPlayers> scores_{};
-  std::array<std::array<uint16_t, kFiguresPerPlayer>, kMaxPlayers> figures_{};
-  std::array<uint8_t, kMaxTileTypes> remaining_{};
+  // Whose decision, in which phase of which turn.
+  struct Flow {
+    Phase phase = Phase::kDraw;
+    uint8_t turn_player = 0;
+    uint8_t acting = 0;          // who decides in the Count's phases and wagon moves
+    uint8_t last_placer = 0;
+    uint8_t scored_mask = 0;     // players who scored points this turn (C3)
+    int16_t drawn = -1;          // tile type in hand
+    int16_t last_tile = -1;      // index of the tile placed this turn
+    uint16_t discarded = 0;      // tiles that fit nowhere so far
+    bool turn_scoring = false;   // scoring during a turn (wagons may move afterwards), not final scoring
+    bool operator==(const Flow&) const = default;
+  } flow_;
 
-  std::array<PlacedTile, kMaxTiles> tiles_;
-  // Cells, placed and frontier, in one open-addressing table (cells are never removed): the value is the
-  // tile index, or kFrontierFlag | position in frontier_, or kEmptySlot.
+  // Scores, figures and the tiles still to come.
+  struct Tally {
+    std::array<std::array<int16_t, kNumCategories>, kMaxPlayers> scores{};
+    std::array<std::array<uint16_t, kFiguresPerPlayer>, kMaxPlayers> figures{};
+    std::array<uint8_t, kMaxTileTypes> remaining{};
+    std::array<uint16_t, 4> pile_left{};  // tiles left per pile (see draw_pile)
+    bool operator==(const Tally&) const = default;
+  } tally_;
+
+  // What the last placement completed, before it is scored (unused entries are zero).
+  struct Completed {
+    uint8_t num_features = 0;
+    std::array<uint16_t, 16> features{};  // roots
+    uint8_t num_cloisters = 0;
+    std::array<uint8_t, 9> cloisters{};   // tiles whose cloister is complete
+    bool operator==(const Completed&) const = default;
+  } completed_;
+
+  // King & Robber Baron.
+  struct KingRobber {
+    int8_t king = -1, robber = -1;  // seats holding them
+    uint8_t king_size = 0, robber_size = 0;
+    uint8_t completed_cities = 0, completed_roads = 0;
+    bool operator==(const KingRobber&) const = default;
+  } king_robber_;
+
+  // The Count of Carcassonne.
+  struct Count {
+    uint8_t quarter = kCastle;  // where the Count stands
+    uint8_t lap_left = 0;       // players still to decide in a redeploy lap
+    uint8_t out_mask = 0;       // final redeploy: players who passed
+    bool deploy_due = false;
+    bool operator==(const Count&) const = default;
+  } count_;
+
+  // Abbey & Mayor.
+  struct AbbeyMayor {
+    uint8_t abbeys = 0;          // players still holding their abbey
+    uint8_t wagons_to_move = 0;  // players whose wagon's feature scored this turn (W2)
+    uint8_t round_left = 0;      // abbey round: players still to decide
+    bool in_abbey_round = false;
+    bool barn_placed = false;    // a barn was deployed this turn (F2)
+    std::array<uint16_t, kMaxPlayers> wagon_from{};  // the scored feature each moving wagon leaves
+    bool operator==(const AbbeyMayor&) const = default;
+  } abbey_mayor_;
+
+  // The board: placed tiles and the empty cells next to them.
   struct Cell {
     uint16_t key;
     uint16_t value;
     bool operator==(const Cell&) const = default;
   };
-  std::array<Cell, kCellSlots> cells_;  // key and value side by side: one cache line per probe
-
-  // Frontier: empty cells next to the board, unordered: (key << 16) | what each edge must be, 4 bits
-  // of EdgeKind per edge (0 if no neighbour, or next to an abbey, which takes anything). Updates are
-  // O(1) through the cell table; keeping it sorted cost a quarter of a random playout, so the few cells
-  // that take a tile are sorted only when a full legal list is asked for (playouts sample instead).
-  std::array<uint32_t, kMaxFrontier> frontier_;
+  struct Board {
+    uint16_t num_tiles = 0;
+    std::array<PlacedTile, kMaxTiles> tiles;
+    // Cells, placed and frontier, in one open-addressing table (cells are never removed): the value is
+    // the tile index, or kFrontierFlag | position in frontier, or kEmptySlot.
+    std::array<Cell, kCellSlots> cells;  // key and value side by side: one cache line per probe
+    // Frontier: empty cells next to the board, unordered: (key << 16) | what each edge must be, 4 bits
+    // of EdgeKind per edge (0 if no neighbour, or next to an abbey, which takes anything). Updates are
+    // O(1) through the cell table; keeping it sorted cost a quarter of a random playout, so the few cells
+    // that take a tile are sorted only when a full legal list is asked for (playouts sample instead).
+    uint16_t frontier_size = 0;
+    std::array<uint32_t, kMaxFrontier> frontier;
+    bool operator==(const Board& o) const;  // the placed tiles, the cell table, the frontier in use
+  } board_;
 
   // Features: a union-find over segment nodes with aggregates kept at the roots, and a circular list of
   // each feature's members (merged in O(1)) for the rare walks over a whole feature.
-  mutable std::array<uint16_t, kMaxNodes> parent_;  // path halving in find() is not a semantic change
-  std::array<uint16_t, kMaxNodes> next_member_;
-  std::array<uint8_t, kMaxNodes> node_tile_;
-  std::array<uint16_t, kMaxNodes> open_;         // root: open city/road edges
-  std::array<uint8_t, kMaxNodes> tile_count_;    // root: distinct tiles
-  std::array<uint8_t, kMaxNodes> pennants_;      // root
-  std::array<uint32_t, kMaxNodes> followers_;    // root: 4 bits of figure strength per player
+  struct Features {
+    uint16_t num_nodes = 0;
+    mutable std::array<uint16_t, kMaxNodes> parent;  // path halving in find() is not a semantic change
+    std::array<uint16_t, kMaxNodes> next_member;
+    std::array<uint8_t, kMaxNodes> node_tile;
+    std::array<uint16_t, kMaxNodes> open;         // root: open city/road edges
+    std::array<uint8_t, kMaxNodes> tile_count;    // root: distinct tiles
+    std::array<uint8_t, kMaxNodes> pennants;      // root
+    std::array<uint32_t, kMaxNodes> followers;    // root: 4 bits of figure strength per player
+    int root(int node) const;  // without path halving
+    // The same features (each node's root) with the same aggregates at the roots; the order of the
+    // member lists, which depends on the order of merges, is not compared.
+    bool operator==(const Features& o) const;
+  } features_;
 };
 
 template <typename Rng>
 Action State::sample_legal_action(Rng& rng) const {
-  if (phase_ == Phase::kPlace) {
+  if (flow_.phase == Phase::kPlace) {
     // Uniform over (cell, distinct rotation) pairs, accepted when legal: uniform over legal placements.
-    const TileType& t = TileCatalog::get()[drawn_];
+    const TileType& t = TileCatalog::get()[flow_.drawn];
     for (int attempt = 0; attempt < 64; ++attempt) {
-      const int i = static_cast<int>(rng.below(frontier_size_));
+      const int i = static_cast<int>(rng.below(board_.frontier_size));
       const int k = static_cast<int>(rng.below(t.distinct_rotations.count));
-      const uint16_t req = static_cast<uint16_t>(frontier_[i]);
-      const CellKey cell = static_cast<CellKey>(frontier_[i] >> 16);
+      const uint16_t req = static_cast<uint16_t>(board_.frontier[i]);
+      const CellKey cell = static_cast<CellKey>(board_.frontier[i] >> 16);
       if ((t.distinct_rotations.edge_word[k] & req) != req) continue;
       if (needs_special_check(t) && !special_placement_ok(t, t.distinct_rotations.rotation[k], cell, req)) continue;
       return Action::place(cell, t.distinct_rotations.rotation[k]);

@@ -1,0 +1,84 @@
+// State equality: defaulted over groups of fields, so that no field can be left out of it (the
+// hand-written == it replaced missed every Abbey & Mayor field). Each test changes one field of one group
+// in a copy of a mid-game position with every expansion and expects == to notice; changes == must not see
+// (the union-find's path halving, unused table entries) leave copies equal.
+#include <gtest/gtest.h>
+
+#include "scenario.h"
+
+namespace meeple {
+
+struct StateProbe {
+  State& s;
+  auto& flow() { return s.flow_; }
+  auto& tally() { return s.tally_; }
+  auto& completed() { return s.completed_; }
+  auto& king_robber() { return s.king_robber_; }
+  auto& count() { return s.count_; }
+  auto& abbey_mayor() { return s.abbey_mayor_; }
+  auto& board() { return s.board_; }
+  auto& features() { return s.features_; }
+  Rules& rules() { return s.rules_; }
+};
+
+namespace {
+
+State mid_game() {
+  return testing::random_position(testing::rules_with(3, kRiver2 | kCount | kKingRobber | kCultPlaces | kAbbeyMayor), 5, 90);
+}
+
+// A copy of mid_game() changed by `change` differs from it.
+template <typename Change>
+void expect_seen(const char* what, Change&& change) {
+  const State s = mid_game();
+  State t = s;
+  ASSERT_TRUE(t == s);
+  StateProbe probe{t};
+  change(probe);
+  EXPECT_FALSE(t == s) << what << " changed but == did not see it";
+}
+
+TEST(StateEquality, SeesEveryGroupOfFields) {
+  expect_seen("rules", [](StateProbe p) { p.rules().players = 4; });
+  expect_seen("phase", [](StateProbe p) { p.flow().phase = Phase::kGameOver; });
+  expect_seen("discarded", [](StateProbe p) { ++p.flow().discarded; });
+  expect_seen("turn scoring", [](StateProbe p) { p.flow().turn_scoring = !p.flow().turn_scoring; });
+  expect_seen("a score", [](StateProbe p) { ++p.tally().scores[1][kRoadPoints]; });
+  expect_seen("a figure", [](StateProbe p) { p.tally().figures[2][0] ^= 1; });
+  expect_seen("tiles to come", [](StateProbe p) { ++p.tally().remaining[3]; });
+  expect_seen("a completed cloister", [](StateProbe p) { p.completed().cloisters[0] ^= 1; });
+  expect_seen("the King", [](StateProbe p) { p.king_robber().king_size++; });
+  expect_seen("the Count", [](StateProbe p) { p.count().quarter = static_cast<uint8_t>((p.count().quarter + 1) % kNumQuarters); });
+  expect_seen("a Count deploy due", [](StateProbe p) { p.count().deploy_due = !p.count().deploy_due; });
+  expect_seen("an abbey held", [](StateProbe p) { p.abbey_mayor().abbeys ^= 2; });
+  expect_seen("wagons to move", [](StateProbe p) { p.abbey_mayor().wagons_to_move ^= 1; });
+  expect_seen("the abbey round", [](StateProbe p) { p.abbey_mayor().in_abbey_round = !p.abbey_mayor().in_abbey_round; });
+  expect_seen("a barn placed", [](StateProbe p) { p.abbey_mayor().barn_placed = !p.abbey_mayor().barn_placed; });
+  expect_seen("a wagon's feature", [](StateProbe p) { ++p.abbey_mayor().wagon_from[1]; });
+  expect_seen("a placed tile", [](StateProbe p) { p.board().tiles[3].rotation ^= 1; });
+  expect_seen("a frontier cell", [](StateProbe p) { p.board().frontier[0] ^= 1; });
+  expect_seen("a feature's open edges", [](StateProbe p) {
+    for (int n = 0;; ++n)
+      if (p.features().root(n) == n) return void(++p.features().open[n]);
+  });
+  expect_seen("a feature's followers", [](StateProbe p) {
+    for (int n = 0;; ++n)
+      if (p.features().root(n) == n) return void(p.features().followers[n] ^= 1);
+  });
+}
+
+TEST(StateEquality, IgnoresWhatDoesNotChangeThePosition) {
+  const State s = mid_game();
+  State t = s;
+  StateProbe probe{t};
+  // Unused entries past the board's tiles and frontier.
+  probe.board().tiles[probe.board().num_tiles].rotation ^= 1;
+  probe.board().frontier[probe.board().frontier_size] ^= 1;
+  // The union-find compressed: the same features.
+  for (int n = 0; n < probe.features().num_nodes; ++n) probe.features().parent[n] = static_cast<uint16_t>(probe.features().root(n));
+  EXPECT_TRUE(t == s);
+  EXPECT_EQ(t.check_consistency(), "");
+}
+
+}  // namespace
+}  // namespace meeple
