@@ -57,13 +57,21 @@ Rules make_rules(int players, const std::string& expansions, const std::vector<s
   return rules;
 }
 
+// Records keep seeds as signed 64-bit numbers: the last game's must fit too.
+void check_last_seed(uint64_t first, uint64_t offset) {
+  if (first > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) - offset)
+    throw std::invalid_argument("--seed: the last game's seed (" + std::to_string(first) + " + " + std::to_string(offset) +
+                                ") must be at most " + std::to_string(std::numeric_limits<int64_t>::max()));
+}
+
 // JSON for the terminal: bytes that are not UTF-8 (from a bad record, quoted in an error) become U+FFFD
 // instead of stopping the output.
 std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 std::string read_all(const std::string& path) {
   if (path == "-") return std::string((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
-  if (std::filesystem::is_directory(path)) throw std::invalid_argument("'" + path + "' is a directory, not a record file");
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw std::invalid_argument("'" + path + "' is a directory, not a record file");
   std::ifstream file(path, std::ios::binary);
   if (!file) throw std::invalid_argument("cannot open '" + path + "': " + std::strerror(errno));
   std::ostringstream text;
@@ -199,6 +207,7 @@ void play_streaming(const Rules& rules, size_t count, const std::function<GameSp
 int run_selfplay(int players, int games, int jobs, uint64_t seed, const std::vector<std::string>& bots, const std::string& expansions,
                  const std::vector<std::string>& options, const std::string& out_path) {
   const Rules rules = make_rules(players, expansions, options);
+  check_last_seed(seed, static_cast<uint64_t>(games - 1));
   if (bots.size() != 1 && static_cast<int>(bots.size()) != players)
     throw std::invalid_argument("--bot takes one bot for every seat or one per seat (" + std::to_string(players) + ")");
   for (const std::string& b : bots) (void)make_player(b, 0);  // validate names before playing
@@ -252,6 +261,7 @@ int run_match(const std::vector<std::string>& bots, int games, int players, int 
   if (games % players != 0)
     throw std::invalid_argument("--games must be a multiple of --players (" + std::to_string(players) +
                                 ") so that every tile order is played from every seat");
+  check_last_seed(seed, static_cast<uint64_t>(games / players - 1));
   for (const std::string& b : bots) (void)make_player(b, 0);
   std::vector<std::string> names;  // distinct bots, in the order given
   for (const std::string& b : bots)

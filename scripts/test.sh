@@ -32,9 +32,9 @@ bash scripts/python.sh
 # temporary folder; any finding fails the run. Longer runs: tests/fuzz/README.md.
 CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMEEPLE_FUZZ=ON \
   -DMEEPLE_SANITIZE=address,undefined -DMEEPLE_BUILD_TESTS=OFF -DMEEPLE_BUILD_BENCH=OFF
-cmake --build build-fuzz -j "$jobs" --target meeple_fuzz_record meeple_fuzz_actions
+cmake --build build-fuzz -j "$jobs" --target meeple_fuzz_record meeple_fuzz_actions meeple_fuzz_state_bytes
 fuzz_out=$(mktemp -d)
-for target in record actions; do
+for target in record actions state_bytes; do
   mkdir -p "$fuzz_out/$target"
   dict=()
   [ "$target" = record ] && dict=(-dict=tests/fuzz/record.dict)

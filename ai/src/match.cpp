@@ -71,12 +71,21 @@ void stream_games(const Rules& rules, size_t count, const std::function<GameSpec
   std::vector<std::string> checked;
   for (size_t g = 0; g < count; ++g) check_game(rules, game(g), checked);
   std::mutex mutex;
-  for_each_game(count, jobs, stop, [&](size_t g) {
+  // Without a stop flag of the caller's, a failing on_finished (a write error) stops the games in progress
+  // instead of waiting for them.
+  std::atomic<bool> failed{false};
+  const std::atomic<bool>* halt = stop ? stop : &failed;
+  for_each_game(count, jobs, halt, [&](size_t g) {
     std::string line;
-    const State final_state = play_game(rules, game(g), records ? &line : nullptr, stop);
+    const State final_state = play_game(rules, game(g), records ? &line : nullptr, halt);
     if (on_finished && final_state.is_terminal()) {
       const std::lock_guard<std::mutex> lock(mutex);
-      on_finished(static_cast<int>(g), final_state, line);
+      try {
+        on_finished(static_cast<int>(g), final_state, line);
+      } catch (...) {
+        failed = true;
+        throw;
+      }
     }
   });
 }

@@ -167,7 +167,7 @@ class MctsPlayer::Search {
     }
     ActionList actions;
     s.legal_actions(actions);
-    const bool priors = o_.puct || o_.widening > 0;
+    const bool priors = o_.puct || o_.widening > 0 || o_.gumbel > 0;
     std::array<float, kMaxActions> prior;
     std::array<uint16_t, kMaxActions> order;
     for (int i = 0; i < actions.size; ++i) order[i] = static_cast<uint16_t>(i);
@@ -488,6 +488,12 @@ const MctsPlayer::Node* MctsPlayer::sequential_halving(Search& search, Tree& tre
     std::stable_sort(candidates.begin(), candidates.end(), by_score);
     candidates.resize((candidates.size() + 1) / 2);
   }
+  // The rest of the budget (all of it with one candidate; with a time budget, what the rounds left) goes
+  // to the one chosen, whose subtree the next search may reuse.
+  order.assign(1, candidates[0].node);
+  search.force_root(&order);
+  if (budget.iterations == 0 || budget.iterations > spent)
+    run_workers(search, Budget{budget.iterations ? budget.iterations - spent : 0, budget.milliseconds}, start);
   search.force_root(nullptr);
   return candidates[0].node;
 }

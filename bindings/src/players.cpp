@@ -205,24 +205,23 @@ and visits (of the search that chose); per finished game finished and final_scor
 
   m.def("play_games", [](const Rules& rules, const GameList& games, int jobs, bool records, const py::object& on_finished) {
     const std::vector<GameSpec> specs = game_specs(games);
-    std::vector<std::string> lines(specs.size());
-    std::vector<State> finals;
-    auto scores_of = [&](const State& s) {
-      std::vector<int> scores;
-      for (int p = 0; p < rules.players; ++p) scores.push_back(s.score(p));
-      return scores;
-    };
+    // Per game only its scores and record line are kept, not its final state (12 KB).
+    std::vector<std::vector<int>> scores(specs.size());
+    std::vector<std::string> lines(records ? specs.size() : 0);
     const auto interrupt = run_watching_signals([&](const std::atomic<bool>& stop, const InPython& in_python) {
-      finals = play_games(rules, specs, jobs, records, [&](int g, const State& final_state, const std::string& line) {
-        lines[static_cast<size_t>(g)] = line;
+      stream_games(rules, specs.size(), [&](size_t g) { return specs[g]; }, jobs, records,
+                   [&](int g, const State& final_state, const std::string& line) {
+        auto& game_scores = scores[static_cast<size_t>(g)];
+        for (int p = 0; p < rules.players; ++p) game_scores.push_back(final_state.score(p));
+        if (records) lines[static_cast<size_t>(g)] = line;
         if (on_finished.is_none()) return;
-        in_python([&] { on_finished(g, scores_of(final_state), records ? py::object(py::str(line)) : py::object(py::none())); });
+        in_python([&] { on_finished(g, game_scores, records ? py::object(py::str(line)) : py::object(py::none())); });
       }, &stop);
     });
     if (interrupt) std::rethrow_exception(interrupt);  // finished games were all reported to on_finished
     py::list out;
-    for (size_t g = 0; g < finals.size(); ++g)
-      out.append(py::make_tuple(scores_of(finals[g]), records ? py::object(py::str(lines[g])) : py::object(py::none())));
+    for (size_t g = 0; g < specs.size(); ++g)
+      out.append(py::make_tuple(scores[g], records ? py::object(py::str(lines[g])) : py::object(py::none())));
     return out;
   }, py::arg("rules"), py::arg("games"), py::arg("jobs") = 1, py::arg("records") = false, py::arg("on_finished") = py::none(),
         R"doc(Plays games between C++ bots in C++ threads (the GIL released).

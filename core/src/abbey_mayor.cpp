@@ -126,6 +126,13 @@ void State::score_farms_with_barns() {
 // W3 (1st edition): a road and the city, cloister, shrine or abbey it runs into on the same tile; roads
 // meeting at one crossing; an abbey and the cities and roads on its sides. Never through a field, never
 // city to city. Targets must be incomplete and unoccupied (W2). In action (root node) order.
+// Seat `player`'s wagon has moved or stays: no longer due to move, and the feature it left is forgotten
+// (unused entries are zero, so equal positions compare equal).
+void State::wagon_done(int player) {
+  abbey_mayor_.wagons_to_move = static_cast<uint8_t>(abbey_mayor_.wagons_to_move & ~(1 << player));
+  abbey_mayor_.wagon_from[player] = 0;
+}
+
 void State::generate_wagon_moves(ActionList& out, int player) const {
   const TileCatalog& c = cat();
   const int from = find(abbey_mayor_.wagon_from[player]);
@@ -200,7 +207,7 @@ void State::continue_wagons() {
       flow_.phase = Phase::kWagonMove;
       return;
     }
-    abbey_mayor_.wagons_to_move = static_cast<uint8_t>(abbey_mayor_.wagons_to_move & ~(1 << p));
+    wagon_done(p);
   }
   after_wagons();
 }

@@ -1,6 +1,7 @@
 // State::check_consistency: every incremental structure recomputed the slow, obvious way.
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <numeric>
 #include <set>
@@ -59,11 +60,35 @@ std::string State::check_bounds() const {
         return "a figure of seat " + std::to_string(p) + " nowhere";
     if ((abbey_mayor_.wagons_to_move >> p & 1) && abbey_mayor_.wagon_from[p] >= nodes) return "a wagon leaving no feature";
   }
+  int used_cells = 0;
   for (const Cell& c : board_.cells) {
     const bool ok = c.value == kEmptySlot || ((c.value & kFrontierFlag) ? (c.value & ~kFrontierFlag) < board_.frontier_size : c.value < tiles);
     if (!ok) return "the cell table points off the board";
+    used_cells += c.value != kEmptySlot;
   }
+  // Lookups probe until they meet the key or an empty slot: without an empty slot they would not end.
+  if (used_cells > tiles + board_.frontier_size) return "the cell table holds cells that are not on the board";
+  // What each phase reads.
+  const Phase phase = flow_.phase;
+  if (phase == Phase::kPlace && flow_.drawn < 0) return "a placement with no tile in hand";
+  if ((phase == Phase::kDeploy || phase == Phase::kCountDeploy || phase == Phase::kRedeploy || phase == Phase::kWagonMove) &&
+      flow_.last_tile < 0)
+    return "a decision about a placement that was not made";
+  if (phase == Phase::kWagonMove && !(abbey_mayor_.wagons_to_move >> flow_.acting & 1)) return "a wagon move for a seat with no wagon to move";
   return {};
+}
+
+std::string State::to_bytes() const { return std::string(reinterpret_cast<const char*>(this), sizeof(State)); }
+
+State State::from_bytes(std::string_view bytes) {
+  if (bytes.size() != sizeof(State))
+    throw std::invalid_argument("a State is " + std::to_string(sizeof(State)) + " bytes in this build, not " + std::to_string(bytes.size()));
+  State s(Rules{});
+  std::memcpy(static_cast<void*>(&s), bytes.data(), sizeof(State));
+  std::string problem = s.check_bounds();
+  if (problem.empty()) problem = s.check_consistency();
+  if (!problem.empty()) throw std::invalid_argument(problem);
+  return s;
 }
 
 std::string State::check_consistency() const {

@@ -714,7 +714,7 @@ void State::apply(Action a) {
       return;
     case Action::kWagon:
       place_figure(flow_.acting, Figure::kWagon, a.node());
-      abbey_mayor_.wagons_to_move = static_cast<uint8_t>(abbey_mayor_.wagons_to_move & ~(1 << flow_.acting));
+      wagon_done(flow_.acting);
       continue_wagons();
       return;
     case Action::kPlace: {
@@ -771,7 +771,7 @@ void State::apply(Action a) {
           continue_abbey_round();
           return;
         case Phase::kWagonMove:  // the wagon stays in supply
-          abbey_mayor_.wagons_to_move = static_cast<uint8_t>(abbey_mayor_.wagons_to_move & ~(1 << flow_.acting));
+          wagon_done(flow_.acting);
           continue_wagons();
           return;
         case Phase::kFinalRedeploy:

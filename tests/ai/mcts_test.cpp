@@ -225,8 +225,8 @@ TEST(Mcts, OneThreadWithASeedIsReproducible) {
 
 // The Gumbel root with 4 candidates and 1,000 simulations: the first simulation expands the root, then
 // two rounds of sequential halving. Round one gives each candidate (999 / 2) / 4 = 124 visits, round two
-// gives the 2 kept (1000 - 497) / 2 = 251 more each; the one played is one of those two. The same seed
-// samples the same candidates and plays the same; the shares hold with two threads too.
+// gives the 2 kept (1000 - 497) / 2 = 251 more each, and the one simulation left goes to the one played.
+// The same seed samples the same candidates and plays the same; the shares hold with two threads too.
 TEST(Mcts, GumbelRootSharesTheBudgetBySequentialHalving) {
   // The first position of a random game from the 20th action on with at least 8 choices.
   int actions = 20;
@@ -242,7 +242,7 @@ TEST(Mcts, GumbelRootSharesTheBudgetBySequentialHalving) {
     auto bot = mcts(spec);
     const Action chosen = bot->choose(s);
     EXPECT_EQ(bot->verify_tree(), "");
-    EXPECT_EQ(bot->last_iterations(), 1 + 4 * 124 + 2 * 251);
+    EXPECT_EQ(bot->last_iterations(), 1000);
     std::vector<int> visits;
     int chosen_visits = -1;
     for (const auto& c : bot->last_root()) {
@@ -254,12 +254,21 @@ TEST(Mcts, GumbelRootSharesTheBudgetBySequentialHalving) {
     ASSERT_GE(visits.size(), 4u);
     ASSERT_LE(visits.size(), 5u);
     EXPECT_GE(visits[1], 124 + 251);
-    EXPECT_LE(visits[0], 124 + 251 + 1);
+    EXPECT_LE(visits[0], 124 + 251 + 2);
     EXPECT_LE(visits[2], 124 + 1);
-    EXPECT_GE(chosen_visits, 124 + 251);
+    EXPECT_EQ(chosen_visits, visits[0]);
     auto again = mcts(spec);
     if (std::string(spec).find("threads") == std::string::npos) {
       EXPECT_EQ(again->choose(s), chosen);
+    }
+  }
+  // One candidate: the whole budget goes to it.
+  auto single = mcts("mcts:iterations=500,gumbel=1,reuse=0");
+  const Action only = single->choose(s);
+  EXPECT_EQ(single->last_iterations(), 500);
+  for (const auto& c : single->last_root()) {
+    if (c.action == only) {
+      EXPECT_GE(c.visits, 499);
     }
   }
   // A time budget is shared out by deadlines instead.

@@ -49,6 +49,8 @@ def generate(path, rules, bot: str, games: int, seed: int = 1, workers: int = 1,
     backend "local" plays `workers` games at once in C++ threads; "ray" sends batches of `batch` games as
     Ray tasks to the cluster at `address` (cluster.run_batches). Both give the same data for the same games."""
     cluster.check_backend(backend)
+    if games < 1:
+        raise ValueError(f"games must be at least 1, got {games}")
     if isinstance(rules, str):
         rules = _meeple.Rules.parse(rules)
     meta = {"format": DATA_FORMAT, "rules": str(rules), "bot": bot, "games": games, "seed": seed,

@@ -241,9 +241,15 @@ class State {
   // Recomputes every incremental structure (features, aggregates, frontier, figure counts) from the
   // placed tiles alone and returns a description of the first difference, or an empty string.
   std::string check_consistency() const;
-  // For a state read from bytes (a pickle): every index within its table and every walk finite, so that
-  // check_consistency (which assumes as much) can then read it. The first problem, or an empty string.
+  // For a state read from bytes (a pickle): every index within its table, every walk finite and what
+  // the phase reads present, so that check_consistency (which assumes as much) and play can then read it.
+  // The first problem, or an empty string.
   std::string check_bounds() const;
+  // The state's bytes (for pickles of this build), and back: from_bytes throws std::invalid_argument
+  // naming the problem for bytes of another size or that make no valid state (check_bounds, then
+  // check_consistency).
+  std::string to_bytes() const;
+  static State from_bytes(std::string_view bytes);
   // Equality of everything that makes the position (used to prove that copies behave like originals,
   // that a refused action changed nothing, and by tree reuse): defaulted over the groups of fields below.
   bool operator==(const State& other) const = default;
@@ -291,6 +297,7 @@ class State {
   bool has_barn(int root) const;
   void generate_wagon_moves(ActionList& out, int player) const;
   void continue_wagons();
+  void wagon_done(int player);
   void after_wagons();
   void score_and_continue();
   void end_turn();
