@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test: installs what is missing, builds, runs the suite in Release and again under
-# AddressSanitizer + UndefinedBehaviorSanitizer, the multi-threaded search tests under ThreadSanitizer, and
-# the Python package's tests (pytest) in the repository's virtual environment.
+# AddressSanitizer + UndefinedBehaviorSanitizer, the Python package's tests (pytest) in the repository's
+# virtual environment, each libFuzzer target for a short while, and the multi-threaded search tests under
+# ThreadSanitizer.
 # Conformance games of an independent engine are replayed when MEEPLE_CONFORMANCE_DIR names their folder
 # (default: ../shared/conformance beside the repository, when it exists).
 set -euo pipefail

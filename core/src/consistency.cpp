@@ -22,6 +22,15 @@ std::string State::check_bounds() const {
   } catch (const std::invalid_argument& e) {
     return std::string("rules: ") + e.what();
   }
+  // A bool holding another byte than 0 or 1 is undefined behaviour to read: look at its byte.
+  auto is_bool = [](const bool& b) {
+    uint8_t byte;
+    std::memcpy(&byte, &b, 1);
+    return byte <= 1;
+  };
+  if (!is_bool(flow_.turn_scoring) || !is_bool(count_.deploy_due) || !is_bool(abbey_mayor_.in_abbey_round) ||
+      !is_bool(abbey_mayor_.barn_placed))
+    return "a flag that is neither true nor false";
   const int players = rules_.players, tiles = board_.num_tiles, nodes = features_.num_nodes, types = TileCatalog::get().size();
   auto seat_or_none = [&](int seat) { return seat >= -1 && seat < players; };
   if (static_cast<int>(flow_.phase) > static_cast<int>(Phase::kGameOver)) return "unknown phase " + std::to_string(static_cast<int>(flow_.phase));
