@@ -1,4 +1,12 @@
+import signal
+
 import pytest
+
+
+def interruptible():
+    """preexec_fn for a child that the test interrupts with SIGINT: a shell starting the test run in the
+    background (without job control) leaves SIGINT ignored, and Python then installs no Ctrl-C handler."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 @pytest.fixture(scope="session")

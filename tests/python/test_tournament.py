@@ -4,6 +4,7 @@ import json
 import pytest
 
 import meeple
+from conftest import interruptible
 from meeple.tournament import schedule
 
 
@@ -115,7 +116,8 @@ def test_ctrl_c_stops_a_tournament_promptly_and_keeps_every_finished_game(tmp_pa
         return [sys.executable, "-m", "meeple", "tournament", "--bots", "mcts:iterations=300", "greedy", "--games",
                 str(games), "--players", "2", "--workers", "2", "--quiet", "--out", str(out)]
 
-    proc = subprocess.Popen(command(400), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(command(400), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=interruptible)
     games = out / "games.jsonl"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and (not games.exists() or len(games.read_text().splitlines()) < 3):

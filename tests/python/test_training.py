@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import meeple
+from conftest import interruptible
 from meeple import training
 
 F = len(meeple.FEATURE_NAMES)
@@ -152,7 +153,8 @@ def test_ctrl_c_keeps_every_finished_game(tmp_path):
     """Interrupted in its second batch of 200 games, self-play writes the games of that batch finished so far."""
     out = tmp_path / "run"
     proc = subprocess.Popen([sys.executable, "-m", "meeple", "train", "--out", str(out), "--games", "100000",
-                             "--workers", "1", "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             "--workers", "1", "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=interruptible)
     chunks = out / "data" / "gen-1"
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and not list(chunks.glob("chunk-*.npz")):
