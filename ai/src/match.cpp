@@ -55,17 +55,6 @@ State play_game(const Rules& rules, const GameSpec& game, std::string* record_li
   return state;
 }
 
-std::vector<State> play_games(const Rules& rules, const std::vector<GameSpec>& games, int jobs, bool records,
-                              const GameFinished& on_finished, const std::atomic<bool>* stop) {
-  std::vector<State> finals(games.size(), State(rules));
-  stream_games(rules, games.size(), [&](size_t g) { return games[g]; }, jobs, records,
-               [&](int g, const State& final_state, const std::string& line) {
-                 finals[static_cast<size_t>(g)] = final_state;
-                 if (on_finished) on_finished(g, final_state, line);
-               }, stop);
-  return finals;
-}
-
 void stream_games(const Rules& rules, size_t count, const std::function<GameSpec(size_t)>& game, int jobs, bool records,
                   const GameFinished& on_finished, const std::atomic<bool>* stop) {
   std::vector<std::string> checked;

@@ -43,15 +43,10 @@ using GameFinished = std::function<void(int index, const State& final_state, con
 
 // Plays games 0 .. count - 1, game g being game(g), `jobs` at a time, and keeps nothing: each finished game
 // reaches `on_finished` (with its record when `records`), so memory does not grow with the number of
-// games. Checks every game as check_games does before playing any. `stop` as for play_games.
+// games. Checks every game as check_games does before playing any. Setting `stop` abandons the games in
+// progress and starts no more: only finished games reach `on_finished`.
 void stream_games(const Rules& rules, size_t count, const std::function<GameSpec(size_t)>& game, int jobs, bool records,
                   const GameFinished& on_finished, const std::atomic<bool>* stop = nullptr);
-
-// Plays `games`, `jobs` at a time, and returns the final states in the order given, so results do not
-// depend on the number of jobs. With `records`, each game's record is handed to `on_finished`. Setting
-// `stop` abandons the games in progress and starts no more: only finished games reach `on_finished`.
-std::vector<State> play_games(const Rules& rules, const std::vector<GameSpec>& games, int jobs, bool records,
-                              const GameFinished& on_finished = {}, const std::atomic<bool>* stop = nullptr);
 
 // Wins with ties shared: 1 / (number of winners) to each seat on top (B13).
 std::vector<double> win_shares(const State& final_state);

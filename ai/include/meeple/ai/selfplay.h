@@ -32,7 +32,7 @@ struct SelfPlayData {
   size_t games() const { return finished.size(); }
 };
 
-// Plays `games` (see play_games: same seats, seeds and checks), `jobs` at a time, and returns the
+// Plays `games` (see stream_games: same seats, seeds and checks), `jobs` at a time, and returns the
 // positions of the finished ones. Setting `stop` abandons the games in progress (they are left out, whole);
 // `on_finished` is called after each finished game, one call at a time, with the number finished so far.
 SelfPlayData generate_selfplay(const Rules& rules, const std::vector<GameSpec>& games, int jobs,
@@ -61,7 +61,7 @@ struct PolicyData {
   size_t actions() const { return visits.size(); }
 };
 
-// Plays `games` as play_games does (same seats, seeds and checks); every seat must be an mcts bot.
+// Plays `games` as stream_games does (same seats, seeds and checks); every seat must be an mcts bot.
 // first_action has decisions() + 1 entries.
 PolicyData generate_policy_data(const Rules& rules, const std::vector<GameSpec>& games, int jobs,
                                 const std::atomic<bool>* stop = nullptr,
