@@ -1,12 +1,14 @@
 // Core engine speed: move generation, apply, copy, and whole random games. Figures, not tests.
 // Run a Release build:  build/bin/meeple_bench --benchmark_min_time=1
-// The baseline row (NaivePlacements) is the slow reference generator of the tests, measured in the same
-// run, so speed-ups can be quoted as ratios on this noisy machine.
+// Baseline rows, measured in the same run so speed-ups can be quoted as ratios on this noisy machine:
+// NaivePlacements (the slow reference generator of the tests) for move generation, PlacementKernel (a
+// placement-only game, placement_kernel.h) for whole games.
 #include <benchmark/benchmark.h>
 
 #include <vector>
 
 #include "../tests/support/naive_generator.h"
+#include "placement_kernel.h"
 #include "positions.h"
 #include "meeple/ai/player.h"
 #include "meeple/random.h"
@@ -91,6 +93,16 @@ void BM_RandomPlayout(benchmark::State& st) {
   st.SetItemsProcessed(st.iterations());
   st.SetLabel("games/s");
 }
+// The baseline of the rows above: the same games with edge matching only (placement_kernel.h).
+void BM_PlacementKernel(benchmark::State& st) {
+  PlacementKernel kernel;
+  Rng rng(1);
+  for (auto _ : st) benchmark::DoNotOptimize(kernel.play(rng));
+  st.SetItemsProcessed(st.iterations());
+  st.SetLabel("games/s");
+}
+BENCHMARK(BM_PlacementKernel);
+
 constexpr int kAllExpansions = kRiver2 | kCount | kKingRobber | kCultPlaces | kAbbeyMayor;
 BENCHMARK(BM_RandomPlayout)
     ->Args({0, 2})
