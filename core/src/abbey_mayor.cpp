@@ -3,13 +3,11 @@
 // State::generate_deploys.
 #include <algorithm>
 
-#include "meeple/state.h"
+#include "engine.h"
 
 namespace meeple {
 
 namespace {
-
-const TileCatalog& cat() { return TileCatalog::get(); }
 
 int abbey_type() {
   static const int type = TileCatalog::get().find("AM.A");
@@ -68,7 +66,7 @@ void State::continue_abbey_round() {
         return;
       }
     }
-    flow_.acting = static_cast<uint8_t>((flow_.acting + 1) % rules_.players);
+    flow_.acting = next_seat(flow_.acting);
     --abbey_mayor_.round_left;
   }
   end_of_tiles();

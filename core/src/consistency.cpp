@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "meeple/state.h"
+#include "engine.h"
 
 namespace meeple {
 

@@ -1,9 +1,9 @@
 // The Count of Carcassonne (RULES.md section 3): quarters, the redeploy lap before scoring (C6), the
-// Count deploy after it (C3, C4) and the final redeploy (C9). The setup and the City's part in farm and
-// King scoring live with the rest of the rules in state.cpp.
+// Count deploy after it (C3, C4) and the final redeploy (C9). The City's setup is in state.cpp, its part
+// in farm and King scoring in scoring.cpp.
 #include <algorithm>
 
-#include "meeple/state.h"
+#include "engine.h"
 
 namespace meeple {
 
@@ -82,7 +82,7 @@ void State::collect_completed() {
 // count_final_quarters=market. Never from the Count's quarter (C5).
 void State::generate_redeploys(ActionList& out, int player, bool final_round) const {
   const TileCatalog& c = TileCatalog::get();
-  const bool market_only = final_round && rules_.option(Option::kCountFinalQuarters) == 1;
+  const bool market_only = final_round && rules_.count_final_quarters() == CountFinalQuarters::kMarket;
   auto kind_of = [&](int node) {
     const PlacedTile& pt = board_.tiles[features_.node_tile[node]];
     return c[pt.type].segments[node - pt.node_base].kind;
@@ -140,7 +140,7 @@ void State::continue_lap() {
       flow_.phase = Phase::kRedeploy;
       return;
     }
-    flow_.acting = static_cast<uint8_t>((flow_.acting + 1) % rules_.players);  // nothing to move: skipped
+    flow_.acting = next_seat(flow_.acting);  // nothing to move: skipped
     --count_.lap_left;
   }
   score_and_continue();
@@ -158,7 +158,7 @@ void State::continue_final_redeploy() {
       }
       count_.out_mask = static_cast<uint8_t>(count_.out_mask | (1 << flow_.acting));  // nothing to move, ever again
     }
-    flow_.acting = static_cast<uint8_t>((flow_.acting + 1) % rules_.players);
+    flow_.acting = next_seat(flow_.acting);
   }
   finish_game();
 }
@@ -166,7 +166,7 @@ void State::continue_final_redeploy() {
 // C3/C4: into any quarter (not the Count's with count_blocks_entry); with count_move free the Count may
 // go to any other quarter or stay, otherwise it moves by the rule and the action carries kCountStays.
 void State::generate_count_deploys(ActionList& out) const {
-  const bool free_move = rules_.option(Option::kCountMove) == 0;
+  const bool free_move = rules_.count_move() == CountMove::kFree;
   for (const Figure f : {Figure::kFollower, Figure::kMayor, Figure::kWagon}) {
     if (!in_supply(flow_.acting, f)) continue;
     for (int q = 0; q < kNumQuarters; ++q) {
@@ -185,12 +185,12 @@ void State::generate_count_deploys(ActionList& out) const {
 
 void State::count_deploy(Action a) {
   tally_.figures[flow_.acting][slot_in_supply(flow_.acting, a.figure())] = static_cast<uint16_t>(kInQuarter + a.quarter());
-  switch (rules_.option(Option::kCountMove)) {
-    case 0:
+  switch (rules_.count_move()) {
+    case CountMove::kFree:
       if (a.count_to() != kCountStays) count_.quarter = static_cast<uint8_t>(a.count_to());
       break;
-    case 1: count_.quarter = static_cast<uint8_t>((count_.quarter + 1) % kNumQuarters); break;
-    case 2: count_.quarter = static_cast<uint8_t>(a.quarter()); break;
+    case CountMove::kClockwise: count_.quarter = static_cast<uint8_t>((count_.quarter + 1) % kNumQuarters); break;
+    case CountMove::kFollow: count_.quarter = static_cast<uint8_t>(a.quarter()); break;
   }
 }
 

@@ -220,7 +220,7 @@ Action action_from_json(const State& state, const json& j) {
     const Figure f = parse_figure(state, d["figure"].get<std::string>());
     int to = kCountStays;
     if (d.contains("count_to") && !d["count_to"].is_null()) {
-      if (state.rules().option(Option::kCountMove) != 0)
+      if (state.rules().count_move() != CountMove::kFree)
         throw std::invalid_argument("count_to is only given with count_move free; the Count moves by the rule");
       to = quarter_of(d["count_to"]);
       if (to == state.count_quarter()) to = kCountStays;  // moving to where it stands is staying
@@ -269,7 +269,7 @@ json action_to_json(const State& before, Action a) {
     }
     case Action::kCountDeploy: {
       json d = {{"figure", to_string(a.figure())}, {"quarter", quarter_name(a.quarter())}};
-      if (before.rules().option(Option::kCountMove) == 0)
+      if (before.rules().count_move() == CountMove::kFree)
         d["count_to"] = a.count_to() == kCountStays ? json(nullptr) : json(quarter_name(a.count_to()));
       j["count_deploy"] = d;
       break;

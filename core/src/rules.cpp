@@ -1,6 +1,5 @@
 #include "meeple/rules.h"
 
-#include <cstring>
 #include <sstream>
 #include <stdexcept>
 
@@ -75,9 +74,6 @@ std::array<uint8_t, kNumOptions> Rules::default_options() {
   return o;
 }
 
-bool Rules::on(Option o) const {
-  return std::strcmp(option_specs()[static_cast<int>(o)].values[option(o)], "on") == 0;
-}
 
 void Rules::set_option(std::string_view name, std::string_view value) {
   const int i = option_index(name);

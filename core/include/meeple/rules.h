@@ -38,8 +38,19 @@ struct OptionSpec {
 };
 const std::array<OptionSpec, kNumOptions>& option_specs();
 
-// Values of named options, as used in the engine (index into OptionSpec::values, or a bit mask).
-enum SmallCity : uint8_t { kSmallCityNormal, kSmallCityTwoPoints };
+// Option values as the engine reads them: a switch is on or off, the others are enums whose values are
+// the indices into OptionSpec::values (tests/core/rules_test.cpp checks both against option_specs()).
+// Reading one is a load and a compare, never a string compare.
+enum class SmallCity : uint8_t { kNormal, kTwoPoints };
+enum class CountMove : uint8_t { kFree, kClockwise, kFollow };
+enum class CountFinalQuarters : uint8_t { kAny, kMarket };
+enum class ShrineHouseRule : uint8_t { kOff, kWinnerTakesBoth };
+// For each option, the index of "on" among its values, or kNotASwitch.
+inline constexpr uint8_t kNotASwitch = 0xFF;
+inline constexpr std::array<uint8_t, kNumOptions> kOnValue = {
+    kNotASwitch, kNotASwitch, 1, 0, kNotASwitch, 0,  // small_city, count_move, count_blocks_entry, count_redeploy_empty, count_final_quarters, challenge_own
+    kNotASwitch, 0, 0, 0, 1, kNotASwitch,            // shrine_house_rule, abbey_end_round, volcano_no_follower, pig_herd, pig_herd_barn, shrine_sets
+};
 
 struct Rules {
   uint8_t players = 2;
@@ -48,7 +59,11 @@ struct Rules {
 
   bool has(Expansion e) const { return expansions & e; }
   uint8_t option(Option o) const { return options[static_cast<int>(o)]; }
-  bool on(Option o) const;  // for on/off options
+  bool on(Option o) const { return options[static_cast<int>(o)] == kOnValue[static_cast<int>(o)]; }  // switches
+  SmallCity small_city() const { return static_cast<SmallCity>(option(Option::kSmallCity)); }
+  CountMove count_move() const { return static_cast<CountMove>(option(Option::kCountMove)); }
+  CountFinalQuarters count_final_quarters() const { return static_cast<CountFinalQuarters>(option(Option::kCountFinalQuarters)); }
+  ShrineHouseRule shrine_house_rule() const { return static_cast<ShrineHouseRule>(option(Option::kShrineHouseRule)); }
 
   // Sets an option by name and value as in records; throws std::invalid_argument saying what is valid.
   void set_option(std::string_view name, std::string_view value);

@@ -185,6 +185,8 @@ class State {
   // returns a message saying what was wrong and what was expected.
   std::string try_apply(Action a);
   bool is_legal(Action a) const;
+  // Why `a` is not legal here (what was wrong, what the rules expect): the message of try_apply.
+  std::string why_illegal(Action a) const;
 
   // --- Scores -----------------------------------------------------------------------------------------
   int score(int player) const;
@@ -267,6 +269,8 @@ class State {
   static constexpr uint16_t kFrontierFlag = 0x8000;  // cell table: frontier cell, low bits its position
 
   void setup(std::span<const uint8_t> deck_counts);
+  // The seat to the left of `seat` (play goes clockwise): who acts after it.
+  uint8_t next_seat(int seat) const { return static_cast<uint8_t>(seat + 1 == rules_.players ? 0 : seat + 1); }
   void place_tile(int type, int rotation, CellKey cell);  // setup and kPlace
   template <typename Emit>
   bool for_each_placement(Emit&& emit) const;  // stops when emit returns true

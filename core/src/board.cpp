@@ -1,0 +1,218 @@
+// The board and its features: the cell table, the frontier with what each empty cell's edges require,
+// the union-find over feature segments with its aggregates, and placing a tile (RULES.md B3, B6, B8).
+#include "engine.h"
+
+#include <algorithm>
+
+namespace meeple {
+
+// ---- Small structures -------------------------------------------------------------------------------
+
+int State::find(int x) const {
+  while (features_.parent[x] != x) {
+    features_.parent[x] = features_.parent[features_.parent[x]];
+    x = features_.parent[x];
+  }
+  return x;
+}
+
+int State::cell_slot(CellKey k) const {
+  unsigned slot = (static_cast<uint32_t>(k) * 0x9E3779B1u) >> 23;
+  while (board_.cells[slot].value != kEmptySlot && board_.cells[slot].key != k) slot = (slot + 1) & (kCellSlots - 1);
+  return static_cast<int>(slot);
+}
+
+int State::find_cell(CellKey k) const {
+  const uint16_t v = board_.cells[cell_slot(k)].value;
+  return v < kFrontierFlag ? v : -1;
+}
+
+int State::frontier_index(CellKey k) const {
+  const uint16_t v = board_.cells[cell_slot(k)].value;
+  return (v != kEmptySlot && (v & kFrontierFlag)) ? (v & ~kFrontierFlag) : -1;
+}
+
+void State::frontier_set(int slot, CellKey k, int edge, uint16_t edge_kind_bits) {
+  if (board_.cells[slot].value == kEmptySlot) {
+    board_.cells[slot].key = k;
+    board_.cells[slot].value = static_cast<uint16_t>(kFrontierFlag | board_.frontier_size);
+    board_.frontier[board_.frontier_size++] = static_cast<uint32_t>(k) << 16;
+  }
+  board_.frontier[board_.cells[slot].value & ~kFrontierFlag] |= static_cast<uint32_t>(edge_kind_bits) << (4 * edge);
+}
+
+void State::occupy_cell(CellKey k, int index) {
+  const int slot = cell_slot(k);
+  if (board_.cells[slot].value != kEmptySlot) {  // a frontier cell: swap-remove it from the frontier
+    const int pos = board_.cells[slot].value & ~kFrontierFlag;
+    const uint32_t last = board_.frontier[--board_.frontier_size];
+    if (pos != board_.frontier_size) {
+      board_.frontier[pos] = last;
+      board_.cells[cell_slot(static_cast<CellKey>(last >> 16))].value = static_cast<uint16_t>(kFrontierFlag | pos);
+    }
+  }
+  board_.cells[slot].key = k;
+  board_.cells[slot].value = static_cast<uint16_t>(index);
+}
+
+// Joins the features of two nodes. A city or road may come to cross the same tile twice (a tile with two
+// separate cities, a road loop through a crossing): such a tile is still one tile of the feature (B6),
+// so tiles holding segments on both sides are subtracted once.
+int State::unite(int a, int b, SegmentKind kind) {
+  int ra = find(a), rb = find(b);
+  if (ra == rb) return ra;
+  if (features_.tile_count[ra] < features_.tile_count[rb]) std::swap(ra, rb);
+  const TileCatalog& c = cat();
+  int shared = 0;
+  if (is_scored_linear(kind)) {
+    const uint8_t kind_bit = static_cast<uint8_t>(1 << static_cast<int>(kind));
+    std::array<uint8_t, 16> seen;
+    int num_seen = 0;
+    int m = rb;
+    do {
+      const int t = features_.node_tile[m];
+      const PlacedTile& pt = board_.tiles[t];
+      const TileType& tt = c[pt.type];
+      if ((tt.repeated_kinds & kind_bit) && std::find(seen.begin(), seen.begin() + num_seen, t) == seen.begin() + num_seen) {
+        for (int s = 0; s < tt.num_segments; ++s) {
+          if (tt.segments[s].kind == kind && find(pt.node_base + s) == ra) {
+            ++shared;
+            if (num_seen < static_cast<int>(seen.size())) seen[num_seen++] = static_cast<uint8_t>(t);
+            break;
+          }
+        }
+      }
+      m = features_.next_member[m];
+    } while (m != rb);
+  }
+  features_.parent[rb] = static_cast<uint16_t>(ra);
+  features_.open[ra] = static_cast<uint16_t>(features_.open[ra] + features_.open[rb]);
+  features_.tile_count[ra] = static_cast<uint8_t>(features_.tile_count[ra] + features_.tile_count[rb] - shared);
+  features_.pennants[ra] = static_cast<uint8_t>(features_.pennants[ra] + features_.pennants[rb]);
+  features_.followers[ra] += features_.followers[rb];
+  std::swap(features_.next_member[ra], features_.next_member[rb]);
+  return ra;
+}
+
+// ---- Placing a tile ---------------------------------------------------------------------------------
+
+void State::place_tile(int type, int rotation, CellKey cell) {
+  const TileCatalog& c = cat();
+  const TileType& tt = c[type];
+  const TileType::Rotated& rot = tt.rot[rotation];
+  const int idx = board_.num_tiles++;
+  const int base = features_.num_nodes;
+  features_.num_nodes = static_cast<uint16_t>(features_.num_nodes + tt.num_segments);
+  board_.tiles[idx] = PlacedTile{static_cast<uint8_t>(type), static_cast<uint8_t>(rotation), static_cast<int8_t>(key_x(cell)),
+                           static_cast<int8_t>(key_y(cell)), static_cast<uint16_t>(base), 0, 4, kNoRival};
+  for (int s = 0; s < tt.num_segments; ++s) {
+    const Segment& seg = tt.segments[s];
+    const int n = base + s;
+    features_.parent[n] = features_.next_member[n] = static_cast<uint16_t>(n);
+    features_.node_tile[n] = static_cast<uint8_t>(idx);
+    features_.open[n] = is_scored_linear(seg.kind) ? seg.edge_count : 0;
+    features_.tile_count[n] = 1;
+    features_.pennants[n] = seg.pennants;
+    features_.followers[n] = 0;
+  }
+  occupy_cell(cell, idx);
+
+  // The 8 squares around, clockwise from the north-west; the orthogonal neighbour across edge e is ring[2e+1].
+  std::array<int, 8> ring_slot, ring;
+  for (int d = 0; d < 8; ++d) {
+    ring_slot[d] = cell_slot(cell_key(key_x(cell) + kDx8[d], key_y(cell) + kDy8[d]));
+    ring[d] = board_.cells[ring_slot[d]].value < kFrontierFlag ? board_.cells[ring_slot[d]].value : -1;
+  }
+
+  for (int e = 0; e < 4; ++e) {
+    const int j = ring[2 * e + 1];
+    if (j < 0) {
+      const uint16_t kind = (rot.edge_word >> (4 * e)) & kNibble;
+      frontier_set(ring_slot[2 * e + 1], neighbour(cell, e), kOpposite(e),
+                   kind == static_cast<uint16_t>(EdgeKind::kAbbey) ? 0 : kind);  // abbeys take anything
+      continue;
+    }
+    const PlacedTile& other = board_.tiles[j];
+    const TileType& ot = c[other.type];
+    const TileType::Rotated& orot = ot.rot[other.rotation];
+    const uint8_t sa = rot.edge_segment[e], sb = orot.edge_segment[kOpposite(e)];
+    // A2: an abbey's side closes the city or road it touches without joining it.
+    if (tt.has(kFlagAbbey) && sb != kNoSegment) {
+      const int r = find(other.node_base + sb);
+      features_.open[r] = static_cast<uint16_t>(features_.open[r] - 1);
+      continue;
+    }
+    if (ot.has(kFlagAbbey) && sa != kNoSegment) {
+      const int r = find(base + sa);
+      features_.open[r] = static_cast<uint16_t>(features_.open[r] - 1);
+      continue;
+    }
+    if (sa != kNoSegment && sb != kNoSegment) {
+      if (tt.segments[sa].kind == SegmentKind::kRiver) {
+        board_.tiles[idx].river_in = static_cast<uint8_t>(e);
+      } else {
+        const int root = unite(base + sa, other.node_base + sb, tt.segments[sa].kind);
+        features_.open[root] = static_cast<uint16_t>(features_.open[root] - 2);
+      }
+    }
+    for (int h = 2 * e; h < 2 * e + 2; ++h) {
+      const uint8_t fa = rot.half_segment[h], fb = orot.half_segment[kFacingHalf(h)];
+      if (fa != kNoSegment && fb != kNoSegment) unite(base + fa, other.node_base + fb, SegmentKind::kField);
+    }
+  }
+  // Neighbour counts, and the cloisters and shrines this tile completes (B8).
+  completed_.num_cloisters = 0;
+  completed_.cloisters = {};
+  for (int d = 0; d < 8; ++d) {
+    const int j = ring[d];
+    if (j >= 0) {
+      ++board_.tiles[idx].around;
+      if (++board_.tiles[j].around == 8 && c[board_.tiles[j].type].cloister >= 0) completed_.cloisters[completed_.num_cloisters++] = static_cast<uint8_t>(j);
+    }
+  }
+  if (board_.tiles[idx].around == 8 && tt.cloister >= 0) completed_.cloisters[completed_.num_cloisters++] = static_cast<uint8_t>(idx);
+}
+
+
+FeatureInfo State::feature(int node) const {
+  const int root = find(node);
+  const PlacedTile& pt = board_.tiles[features_.node_tile[node]];
+  const TileType& tt = cat()[pt.type];
+  FeatureInfo info{};
+  info.kind = tt.segments[node - pt.node_base].kind;
+  info.tiles = features_.tile_count[root];
+  info.open_edges = features_.open[root];
+  info.pennants = features_.pennants[root];
+  if (info.kind == SegmentKind::kCloister || info.kind == SegmentKind::kShrine) {
+    info.complete = pt.around == 8;
+  } else {
+    info.complete = is_scored_linear(info.kind) && features_.open[root] == 0;
+  }
+  for (int p = 0; p < kMaxPlayers; ++p) info.followers[p] = strength(features_.followers[root], p);
+  return info;
+}
+
+bool State::Board::operator==(const Board& o) const {
+  return num_tiles == o.num_tiles && frontier_size == o.frontier_size && cells == o.cells &&
+         std::equal(tiles.begin(), tiles.begin() + num_tiles, o.tiles.begin()) &&
+         std::equal(frontier.begin(), frontier.begin() + frontier_size, o.frontier.begin());
+}
+
+int State::Features::root(int node) const {
+  while (parent[node] != node) node = parent[node];
+  return node;
+}
+
+bool State::Features::operator==(const Features& o) const {
+  if (num_nodes != o.num_nodes) return false;
+  for (int n = 0; n < num_nodes; ++n) {
+    const int r = root(n);
+    if (r != o.root(n) || node_tile[n] != o.node_tile[n]) return false;
+    if (r == n && (open[n] != o.open[n] || tile_count[n] != o.tile_count[n] || pennants[n] != o.pennants[n] ||
+                   followers[n] != o.followers[n]))
+      return false;
+  }
+  return true;
+}
+
+}  // namespace meeple

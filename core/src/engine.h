@@ -1,0 +1,30 @@
+// Helpers shared by the files that implement State (one file per concern: state.cpp the turn flow,
+// board.cpp the board and features, moves.cpp legal actions, scoring.cpp, errors.cpp, and one file per
+// expansion's phases). Not installed: the public API is meeple/state.h.
+#pragma once
+
+#include <cstdint>
+
+#include "meeple/state.h"
+
+namespace meeple::engine {
+
+inline const TileCatalog& cat() { return TileCatalog::get(); }
+
+// The 8 squares around a cell, clockwise from the north-west: the neighbour across edge e is 2e + 1.
+inline constexpr int kDx8[8] = {-1, 0, 1, 1, 1, 0, -1, -1};
+inline constexpr int kDy8[8] = {-1, -1, -1, 0, 1, 1, 1, 0};
+
+inline constexpr uint32_t kNibble = 0xF;
+
+// Figure strength of a player in a feature's packed follower word (4 bits a player).
+inline int strength(uint32_t packed, int player) { return static_cast<int>((packed >> (4 * player)) & kNibble); }
+
+// Cities and roads: the features scored by their tiles when their last open edge closes.
+inline bool is_scored_linear(SegmentKind k) { return k == SegmentKind::kCity || k == SegmentKind::kRoad; }
+
+}  // namespace meeple::engine
+
+namespace meeple {
+using namespace engine;  // NOLINT: these helpers read as part of the engine's vocabulary
+}

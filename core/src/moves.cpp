@@ -1,0 +1,226 @@
+// Legal actions: placements (edge matching, the River's and the shrines' extra rules) and deploys on the
+// tile just placed, listed in action order or tested one by one.
+#include "engine.h"
+
+#include <algorithm>
+
+namespace meeple {
+
+// ---- Legal actions -----------------------------------------------------------------------------------
+
+bool State::special_placement_ok(const TileType& t, int rotation, CellKey cell, uint16_t req) const {
+  if (t.river && !river_placement_ok(t, rotation, cell, req)) return false;
+  if (t.cloister >= 0 && rules_.has(kCultPlaces) && !building_placement_ok(t, cell)) return false;
+  return true;
+}
+
+// S2: a shrine next to at most one cloister (abbeys count as cloisters) and the reverse, and no building
+// may end up next to two of the other kind.
+bool State::building_placement_ok(const TileType& t, CellKey cell) const {
+  const bool shrine = t.segments[t.cloister].kind == SegmentKind::kShrine;
+  int others = 0;
+  for (int d = 0; d < 8; ++d) {
+    const int j = find_cell(cell_key(key_x(cell) + kDx8[d], key_y(cell) + kDy8[d]));
+    if (j < 0 || building_kind(j) != (shrine ? 1 : 2)) continue;
+    if (++others > 1) return false;
+    // That neighbour may not already have a building of the new tile's kind next to it.
+    for (int e = 0; e < 8; ++e) {
+      const int k = find_cell(cell_key(board_.tiles[j].x + kDx8[e], board_.tiles[j].y + kDy8[e]));
+      if (k >= 0 && building_kind(k) == (shrine ? 2 : 1)) return false;
+    }
+  }
+  return true;
+}
+
+// 0: no building; 1: cloister (or abbey); 2: shrine.
+int State::building_kind(int tile_index) const {
+  const TileType& t = cat()[board_.tiles[tile_index].type];
+  if (t.cloister < 0) return 0;
+  return t.segments[t.cloister].kind == SegmentKind::kShrine ? 2 : 1;
+}
+
+bool State::river_placement_ok(const TileType& t, int rotation, CellKey cell, uint16_t req) const {
+  // R3/R5: the tile continues exactly one open river mouth (joining two would join the branches).
+  int mouths = 0, in = -1;
+  for (int e = 0; e < 4; ++e) {
+    if (((req >> (4 * e)) & kNibble) == static_cast<uint16_t>(EdgeKind::kRiver)) ++mouths, in = e;
+  }
+  if (mouths != 1) return false;
+  // R4: no curve turning the same way as the previous tile of the branch.
+  const uint16_t word = t.rot[rotation].edge_word;
+  int outs = 0, out = -1;
+  for (int e = 0; e < 4; ++e) {
+    if (e != in && ((word >> (4 * e)) & kNibble) == static_cast<uint16_t>(EdgeKind::kRiver)) ++outs, out = e;
+  }
+  if (outs != 1) return true;
+  const int turn_new = (out - kOpposite(in)) & 3;
+  if (turn_new == 0) return true;
+  const PlacedTile& prev = board_.tiles[find_cell(neighbour(cell, in))];
+  const int turn_prev = prev.river_in == 4 ? 0 : (kOpposite(in) - kOpposite(prev.river_in)) & 3;
+  return turn_new != turn_prev;
+}
+
+// A tile fits a frontier cell in a rotation when each constrained edge has the required kind. Edge kinds
+// are one bit per nibble, so that is one AND and one compare per rotation. The tile's data is copied to
+// locals first: the output list could alias it as far as the compiler knows.
+template <typename Emit>
+bool State::for_each_placement(Emit&& emit) const {
+  const TileType& t = cat()[flow_.drawn];
+  const int count = t.distinct_rotations.count;
+  const std::array<uint16_t, 4> words = t.distinct_rotations.edge_word;
+  const std::array<uint8_t, 4> rotations = t.distinct_rotations.rotation;
+  const bool special = needs_special_check(t);
+  const int cells = board_.frontier_size;
+  for (int i = 0; i < cells; ++i) {
+    const uint16_t req = static_cast<uint16_t>(board_.frontier[i]);
+    for (int k = 0; k < count; ++k) {
+      if ((words[k] & req) != req) continue;
+      const CellKey cell = static_cast<CellKey>(board_.frontier[i] >> 16);
+      if (special && !special_placement_ok(t, rotations[k], cell, req)) continue;
+      if (emit(Action::place(cell, rotations[k]))) return true;
+    }
+  }
+  return false;
+}
+
+void State::generate_placements(ActionList& out) const {
+  // The frontier is kept in the order cells joined it (O(1) updates), but the list is promised in action
+  // order: collect the cells that take the tile with a mask of their rotations, sort those few cells,
+  // then list each cell's rotations in order.
+  const TileType& t = cat()[flow_.drawn];
+  const int count = t.distinct_rotations.count;
+  const std::array<uint16_t, 4> words = t.distinct_rotations.edge_word;
+  const std::array<uint8_t, 4> rotations = t.distinct_rotations.rotation;
+  const bool special = needs_special_check(t);
+  std::array<uint32_t, kMaxFrontier> fitting;
+  int num_fitting = 0;
+  for (int i = 0; i < board_.frontier_size; ++i) {
+    const uint32_t entry = board_.frontier[i];
+    const uint16_t req = static_cast<uint16_t>(entry);
+    uint32_t mask = 0;
+    for (int k = 0; k < count; ++k) {
+      if ((words[k] & req) != req) continue;
+      if (special && !special_placement_ok(t, rotations[k], static_cast<CellKey>(entry >> 16), req)) continue;
+      mask |= 1u << rotations[k];
+    }
+    if (mask) fitting[num_fitting++] = (entry & 0xFFFF0000u) | mask;
+  }
+  std::sort(fitting.begin(), fitting.begin() + num_fitting);
+  int n = out.size;
+  for (int i = 0; i < num_fitting; ++i) {
+    const CellKey cell = static_cast<CellKey>(fitting[i] >> 16);
+    for (uint32_t mask = fitting[i] & 0xF; mask; mask &= mask - 1) out.items[n++] = Action::place(cell, __builtin_ctz(mask));
+  }
+  out.size = n;
+}
+
+bool State::has_placement() const {
+  return for_each_placement([](Action) { return true; });
+}
+
+// Deploys on the tile just placed, in action order: followers by segment, then the mayor (an unoccupied
+// city, M1), the wagon (an unoccupied road, city, cloister, shrine or abbey, W1), the barn (a corner, F1).
+// No follower on the volcano (R7) or a river (B5), no farmer on a farm with a barn (F3), only a monk or
+// a wagon on the abbey (A2).
+template <typename Emit>
+bool State::for_each_deploy(Emit&& emit) const {
+  const int p = flow_.turn_player;
+  const PlacedTile& pt = board_.tiles[flow_.last_tile];
+  const TileType& tt = cat()[pt.type];
+  const bool volcano = tt.has(kFlagVolcano) && rules_.on(Option::kVolcanoNoFollower);  // the barn is no follower [AM fn 43]
+  if (!volcano) {
+    // Which segments lie in an unoccupied feature (and, for fields, one without a barn).
+    std::array<bool, kMaxSegments> free{};
+    for (int s = 0; s < tt.num_segments; ++s) {
+      const int root = find(pt.node_base + s);
+      free[s] = tt.segments[s].kind != SegmentKind::kRiver && features_.followers[root] == 0 &&
+                !(tt.segments[s].kind == SegmentKind::kField && abbey_mayor() && has_barn(root));
+    }
+    const bool abbey = tt.has(kFlagAbbey);
+    for (const Figure f : {Figure::kFollower, Figure::kMayor, Figure::kWagon}) {
+      if (!in_supply(p, f)) continue;
+      for (int s = 0; s < tt.num_segments; ++s) {
+        if (!free[s]) continue;
+        const SegmentKind kind = tt.segments[s].kind;
+        if (f == Figure::kMayor && (kind != SegmentKind::kCity || abbey)) continue;
+        if (f == Figure::kWagon && kind == SegmentKind::kField) continue;
+        if (emit(Action::deploy(f, s))) return true;
+      }
+    }
+  }
+  if (in_supply(p, Figure::kBarn))
+    for (int k = 0; k < 4; ++k)
+      if (barn_corner_ok(k) && emit(Action::deploy(Figure::kBarn, k))) return true;
+  return false;
+}
+
+void State::generate_deploys(ActionList& out) const {
+  for_each_deploy([&out](Action a) {
+    out.push(a);
+    return false;
+  });
+}
+
+bool State::can_deploy() const {
+  return for_each_deploy([](Action) { return true; });
+}
+
+void State::legal_actions(ActionList& out) const {
+  out.size = 0;
+  switch (flow_.phase) {
+    case Phase::kPlace: generate_placements(out); break;
+    case Phase::kDeploy:
+      out.push(Action::pass());
+      generate_deploys(out);
+      break;
+    case Phase::kRedeploy:
+    case Phase::kFinalRedeploy:
+      out.push(Action::pass());
+      generate_redeploys(out, flow_.acting, flow_.phase == Phase::kFinalRedeploy);
+      break;
+    case Phase::kCountDeploy:
+      out.push(Action::pass());
+      generate_count_deploys(out);
+      break;
+    case Phase::kTurnStart:
+    case Phase::kAbbeyRound:
+      out.push(Action::pass());
+      generate_abbeys(out);
+      break;
+    case Phase::kWagonMove:
+      out.push(Action::pass());
+      generate_wagon_moves(out, flow_.acting);
+      break;
+    default: break;
+  }
+}
+
+bool State::is_legal(Action a) const {
+  switch (flow_.phase) {
+    case Phase::kDraw:
+      return a.kind() == Action::kDraw && a.tile() < cat().size() && tally_.remaining[a.tile()] > 0 &&
+             draw_pile(a.tile()) == drawable_pile();
+    case Phase::kPlace: {
+      if (a.kind() != Action::kPlace) return false;
+      const int canonical = cat()[flow_.drawn].rot[a.rotation()].canonical;
+      ActionList list;
+      generate_placements(list);
+      return list.contains(Action::place(a.cell(), canonical));
+    }
+    case Phase::kDeploy:
+    case Phase::kRedeploy:
+    case Phase::kCountDeploy:
+    case Phase::kFinalRedeploy:
+    case Phase::kTurnStart:
+    case Phase::kAbbeyRound:
+    case Phase::kWagonMove: {
+      ActionList list;
+      legal_actions(list);
+      return list.contains(a);
+    }
+    case Phase::kGameOver: return false;
+  }
+  return false;
+}
+
+}  // namespace meeple

@@ -1,0 +1,212 @@
+// Scoring: majorities (B9), features completed during a turn, cloister and shrine challenges (S3, S4),
+// farms (B12) and final scoring (B11), and the score queries.
+#include "engine.h"
+
+#include <algorithm>
+
+namespace meeple {
+
+// ---- Scoring -----------------------------------------------------------------------------------------
+
+int State::strength_on(int root, int player) const {
+  int n = strength(features_.followers[root], player);
+  const uint16_t mayor = tally_.figures[player][kMayorSlot];
+  if (on_board(mayor) && find(mayor) == root) n += features_.pennants[root] - 1;  // M1: as strong as the pennants
+  return n;
+}
+
+void State::score_feature(int root, int points, int category, bool return_figures) {
+  if (!features_.followers[root]) return;
+  int best = 0;
+  for (int p = 0; p < rules_.players; ++p) best = std::max(best, strength_on(root, p));
+  for (int p = 0; p < rules_.players; ++p) {
+    if (best > 0 && strength_on(root, p) == best) {
+      tally_.scores[p][category] = static_cast<int16_t>(tally_.scores[p][category] + points);
+      if (points > 0) flow_.scored_mask = static_cast<uint8_t>(flow_.scored_mask | (1 << p));
+    }
+  }
+  if (return_figures) this->return_figures(root, flow_.turn_scoring);
+}
+
+// Followers, mayors and wagons on the feature go back to supply (barns stay: F5). A wagon leaving a
+// feature scored during a turn may then move (W2).
+void State::return_figures(int root, bool wagons_may_move) {
+  const uint32_t packed = features_.followers[root];
+  for (int p = 0; p < rules_.players; ++p) {
+    if (!strength(packed, p)) continue;
+    for (int slot = 0; slot < kBarnSlot; ++slot) {
+      uint16_t& f = tally_.figures[p][slot];
+      if (!on_board(f) || find(f) != root) continue;
+      f = kInSupply;
+      if (slot == kWagonSlot && wagons_may_move) {
+        abbey_mayor_.wagons_to_move = static_cast<uint8_t>(abbey_mayor_.wagons_to_move | (1 << p));
+        abbey_mayor_.wagon_from[p] = static_cast<uint16_t>(root);
+      }
+    }
+  }
+  features_.followers[root] = 0;
+}
+
+void State::score_completed() {
+  const TileCatalog& c = cat();
+  for (int i = 0; i < completed_.num_features; ++i) {
+    const int root = completed_.features[i];
+    const PlacedTile& pt = board_.tiles[features_.node_tile[root]];
+    const SegmentKind kind = c[pt.type].segments[root - pt.node_base].kind;
+    if (!is_scored_linear(kind)) continue;  // buildings: score_buildings
+    const int size = features_.tile_count[root];
+    if (kind == SegmentKind::kCity) {
+      ++king_robber_.completed_cities;
+      const bool small = size == 2 && rules_.small_city() == SmallCity::kTwoPoints;
+      score_feature(root, small ? size + features_.pennants[root] : 2 * size + 2 * features_.pennants[root], kCityPoints);
+      if (rules_.has(kKingRobber) && size > king_robber_.king_size) {  // K1
+        king_robber_.king = static_cast<int8_t>(flow_.turn_player);
+        king_robber_.king_size = static_cast<uint8_t>(size);
+      }
+    } else {
+      ++king_robber_.completed_roads;
+      score_feature(root, size, kRoadPoints);
+      if (rules_.has(kKingRobber) && size > king_robber_.robber_size) {  // K2
+        king_robber_.robber = static_cast<int8_t>(flow_.turn_player);
+        king_robber_.robber_size = static_cast<uint8_t>(size);
+      }
+    }
+  }
+  score_buildings();
+  score_farms_with_barns();
+}
+
+// S3: a follower put on a building next to an occupied building of the other kind starts a challenge
+// (with challenge_own off, only against another player's follower). S2 allows at most one such neighbour.
+void State::maybe_challenge(int tile_index, int player) {
+  const int kind = building_kind(tile_index);
+  const PlacedTile& pt = board_.tiles[tile_index];
+  for (int d = 0; d < 8; ++d) {
+    const int j = find_cell(cell_key(pt.x + kDx8[d], pt.y + kDy8[d]));
+    // A building completed by this very tile is scored before it could be challenged [HS fn 15].
+    if (j < 0 || building_kind(j) == 0 || building_kind(j) == kind || board_.tiles[j].around == 8) continue;
+    const uint32_t there = features_.followers[find(board_.tiles[j].node_base + cat()[board_.tiles[j].type].cloister)];
+    if (!there) continue;
+    if (!rules_.on(Option::kChallengeOwn) && there == static_cast<uint32_t>(strength(there, player)) << (4 * player)) continue;
+    board_.tiles[tile_index].rival = static_cast<uint8_t>(j);
+    board_.tiles[j].rival = static_cast<uint8_t>(tile_index);
+    return;
+  }
+}
+
+// Cloisters and shrines completed by the last tile (B8, S1). In a challenge the first completed wins
+// (S4): it scores 9, the rival's follower returns with nothing; completed by the same tile, both score.
+void State::score_buildings() {
+  const TileCatalog& c = cat();
+  auto completed_now = [&](int tile) {
+    for (int i = 0; i < completed_.num_cloisters; ++i)
+      if (completed_.cloisters[i] == tile) return true;
+    return false;
+  };
+  for (int i = 0; i < completed_.num_cloisters; ++i) {
+    PlacedTile& winner = board_.tiles[completed_.cloisters[i]];
+    const int root = winner.node_base + c[winner.type].cloister;
+    if (winner.rival != kNoRival) {
+      PlacedTile& loser = board_.tiles[winner.rival];
+      winner.rival = loser.rival = kNoRival;
+      if (!completed_now(static_cast<int>(&loser - board_.tiles.data()))) {
+        if (rules_.shrine_house_rule() == ShrineHouseRule::kWinnerTakesBoth) score_feature(root, 1 + loser.around, kBonusPoints, false);
+        return_figures(loser.node_base + c[loser.type].cloister, false);  // W4: a losing wagon does not move
+      }
+    }
+    score_feature(root, 9, kCloisterPoints);
+  }
+}
+
+// Distinct completed cities a farm touches (B12), the City of Carcassonne included (C8); `pig` tells
+// whether the pig herd is in it (R8).
+int State::farm_cities(int root, bool& pig) const {
+  const TileCatalog& c = cat();
+  std::array<uint16_t, 64> cities;
+  int num_cities = 0;
+  bool carcassonne = false;
+  pig = false;
+  int m = root;
+  do {
+    const PlacedTile& pt = board_.tiles[features_.node_tile[m]];
+    const Segment& seg = c[pt.type].segments[m - pt.node_base];
+    pig = pig || seg.pig_herd;
+    carcassonne = carcassonne || c[pt.type].has(kFlagBlock);  // C8: the ring fields touch the City
+    for (uint8_t touches = seg.touches; touches; touches &= static_cast<uint8_t>(touches - 1)) {
+      const int city = find(pt.node_base + __builtin_ctz(touches));
+      if (features_.open[city] != 0) continue;
+      if (std::find(cities.begin(), cities.begin() + num_cities, city) == cities.begin() + num_cities)
+        cities[num_cities++] = static_cast<uint16_t>(city);
+    }
+    m = features_.next_member[m];
+  } while (m != root);
+  return num_cities + (carcassonne ? 1 : 0);
+}
+
+int State::farm_points(int root, bool pig_herd_counts) const {
+  bool pig = false;
+  const int cities = farm_cities(root, pig);
+  return cities * ((pig && pig_herd_counts) ? 4 : 3);
+}
+
+void State::final_scoring() {
+  const TileCatalog& c = cat();
+  const bool pig = rules_.on(Option::kPigHerd);
+  for (int n = 0; n < features_.num_nodes; ++n) {
+    if (features_.parent[n] != n || features_.followers[n] == 0) continue;
+    const PlacedTile& pt = board_.tiles[features_.node_tile[n]];
+    if (features_.open[n] == 0 && is_scored_linear(c[pt.type].segments[n - pt.node_base].kind)) continue;  // scored when completed
+    switch (c[pt.type].segments[n - pt.node_base].kind) {
+      case SegmentKind::kCity: score_feature(n, features_.tile_count[n] + features_.pennants[n], kCityPoints); break;
+      case SegmentKind::kRoad: score_feature(n, features_.tile_count[n], kRoadPoints); break;
+      case SegmentKind::kCloister:
+      case SegmentKind::kShrine: score_feature(n, 1 + pt.around, kCloisterPoints); break;
+      case SegmentKind::kField: score_feature(n, farm_points(n, pig), kFieldPoints); break;
+      case SegmentKind::kRiver: break;
+    }
+  }
+  for (int i = 0; i < board_.num_tiles; ++i) board_.tiles[i].rival = kNoRival;  // S4: unresolved, scored as incomplete
+  // F5: each barn scores 4 per completed city of its farm (+1 with the pig herd and pig_herd_barn).
+  for (int p = 0; p < rules_.players; ++p) {
+    const uint16_t barn = tally_.figures[p][kBarnSlot];
+    if (!on_board(barn)) continue;
+    bool pig = false;
+    const int cities = farm_cities(find(barn), pig);
+    const int per_city = 4 + ((pig && rules_.on(Option::kPigHerdBarn)) ? 1 : 0);
+    tally_.scores[p][kBonusPoints] = static_cast<int16_t>(tally_.scores[p][kBonusPoints] + cities * per_city);
+  }
+  // K3; with the Count the City of Carcassonne is one more completed city (C8).
+  if (king_robber_.king >= 0)
+    tally_.scores[king_robber_.king][kBonusPoints] = static_cast<int16_t>(tally_.scores[king_robber_.king][kBonusPoints] + king_robber_.completed_cities + (count_in_play() ? 1 : 0));
+  if (king_robber_.robber >= 0) tally_.scores[king_robber_.robber][kBonusPoints] = static_cast<int16_t>(tally_.scores[king_robber_.robber][kBonusPoints] + king_robber_.completed_roads);
+}
+
+// ---- Queries -----------------------------------------------------------------------------------------
+
+int State::score(int player) const {
+  int total = 0;
+  for (int c = 0; c < kNumCategories; ++c) total += tally_.scores[player][c];
+  return total;
+}
+
+std::array<int, kMaxPlayers> State::final_scores_if_ended_now() const {
+  State copy = *this;
+  return copy.score_as_if_ended();
+}
+
+std::array<int, kMaxPlayers> State::score_as_if_ended() {
+  if (!is_terminal()) final_scoring();
+  std::array<int, kMaxPlayers> out{};
+  for (int p = 0; p < rules_.players; ++p) out[p] = score(p);
+  return out;
+}
+
+std::array<bool, kMaxPlayers> State::winners() const {
+  std::array<bool, kMaxPlayers> out{};
+  int best = -1;
+  for (int p = 0; p < rules_.players; ++p) best = std::max(best, score(p));
+  for (int p = 0; p < rules_.players; ++p) out[p] = score(p) == best;
+  return out;
+}
+
+}  // namespace meeple
