@@ -8,25 +8,6 @@ namespace meeple {
 
 // ---- Small structures -------------------------------------------------------------------------------
 
-int State::find(int x) const {
-  while (features_.parent[x] != x) {
-    features_.parent[x] = features_.parent[features_.parent[x]];
-    x = features_.parent[x];
-  }
-  return x;
-}
-
-int State::cell_slot(CellKey k) const {
-  unsigned slot = (static_cast<uint32_t>(k) * 0x9E3779B1u) >> 23;
-  while (board_.cells[slot].value != kEmptySlot && board_.cells[slot].key != k) slot = (slot + 1) & (kCellSlots - 1);
-  return static_cast<int>(slot);
-}
-
-int State::find_cell(CellKey k) const {
-  const uint16_t v = board_.cells[cell_slot(k)].value;
-  return v < kFrontierFlag ? v : -1;
-}
-
 int State::frontier_index(CellKey k) const {
   const uint16_t v = board_.cells[cell_slot(k)].value;
   return (v != kEmptySlot && (v & kFrontierFlag)) ? (v & ~kFrontierFlag) : -1;
@@ -118,9 +99,10 @@ void State::place_tile(int type, int rotation, CellKey cell) {
   occupy_cell(cell, idx);
 
   // The 8 squares around, clockwise from the north-west; the orthogonal neighbour across edge e is ring[2e+1].
+  // Their keys by byte arithmetic: x is the low byte, y the high byte, each wrapping as the key does.
   std::array<int, 8> ring_slot, ring;
   for (int d = 0; d < 8; ++d) {
-    ring_slot[d] = cell_slot(cell_key(key_x(cell) + kDx8[d], key_y(cell) + kDy8[d]));
+    ring_slot[d] = cell_slot(static_cast<CellKey>(((cell + kDx8[d]) & 0x00FF) | ((cell + (kDy8[d] << 8)) & 0xFF00)));
     ring[d] = board_.cells[ring_slot[d]].value < kFrontierFlag ? board_.cells[ring_slot[d]].value : -1;
   }
 

@@ -70,8 +70,8 @@ bool State::for_each_placement(Emit&& emit) const {
   const std::array<uint16_t, 4> words = t.distinct_rotations.edge_word;
   const std::array<uint8_t, 4> rotations = t.distinct_rotations.rotation;
   const bool special = needs_special_check(t);
-  const int cells = board_.frontier_size;
-  for (int i = 0; i < cells; ++i) {
+  // Newest cells first: they have the fewest neighbours, so has_placement finds a fit soonest.
+  for (int i = board_.frontier_size - 1; i >= 0; --i) {
     const uint16_t req = static_cast<uint16_t>(board_.frontier[i]);
     for (int k = 0; k < count; ++k) {
       if ((words[k] & req) != req) continue;
@@ -128,17 +128,23 @@ bool State::for_each_deploy(Emit&& emit) const {
   const PlacedTile& pt = board_.tiles[flow_.last_tile];
   const TileType& tt = cat()[pt.type];
   const bool volcano = tt.has(kFlagVolcano) && rules_.on(Option::kVolcanoNoFollower);  // the barn is no follower [AM fn 43]
-  if (!volcano) {
+  constexpr Figure kOnSegments[] = {Figure::kFollower, Figure::kMayor, Figure::kWagon};
+  bool any_in_supply = false;
+  std::array<bool, 3> supply;
+  for (int i = 0; i < 3; ++i) any_in_supply |= supply[i] = in_supply(p, kOnSegments[i]);
+  if (!volcano && any_in_supply) {  // the features are looked at only when a figure could go there
     // Which segments lie in an unoccupied feature (and, for fields, one without a barn).
     std::array<bool, kMaxSegments> free{};
     for (int s = 0; s < tt.num_segments; ++s) {
+      const SegmentKind kind = tt.segments[s].kind;
+      if (kind == SegmentKind::kRiver) continue;
       const int root = find(pt.node_base + s);
-      free[s] = tt.segments[s].kind != SegmentKind::kRiver && features_.followers[root] == 0 &&
-                !(tt.segments[s].kind == SegmentKind::kField && abbey_mayor() && has_barn(root));
+      free[s] = features_.followers[root] == 0 && !(kind == SegmentKind::kField && abbey_mayor() && has_barn(root));
     }
     const bool abbey = tt.has(kFlagAbbey);
-    for (const Figure f : {Figure::kFollower, Figure::kMayor, Figure::kWagon}) {
-      if (!in_supply(p, f)) continue;
+    for (int i = 0; i < 3; ++i) {
+      if (!supply[i]) continue;
+      const Figure f = kOnSegments[i];
       for (int s = 0; s < tt.num_segments; ++s) {
         if (!free[s]) continue;
         const SegmentKind kind = tt.segments[s].kind;

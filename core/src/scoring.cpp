@@ -152,17 +152,22 @@ int State::farm_points(int root, bool pig_herd_counts) const {
 void State::final_scoring() {
   const TileCatalog& c = cat();
   const bool pig = rules_.on(Option::kPigHerd);
-  for (int n = 0; n < features_.num_nodes; ++n) {
-    if (features_.parent[n] != n || features_.followers[n] == 0) continue;
-    const PlacedTile& pt = board_.tiles[features_.node_tile[n]];
-    if (features_.open[n] == 0 && is_scored_linear(c[pt.type].segments[n - pt.node_base].kind)) continue;  // scored when completed
-    switch (c[pt.type].segments[n - pt.node_base].kind) {
-      case SegmentKind::kCity: score_feature(n, features_.tile_count[n] + features_.pennants[n], kCityPoints); break;
-      case SegmentKind::kRoad: score_feature(n, features_.tile_count[n], kRoadPoints); break;
-      case SegmentKind::kCloister:
-      case SegmentKind::kShrine: score_feature(n, 1 + pt.around, kCloisterPoints); break;
-      case SegmentKind::kField: score_feature(n, farm_points(n, pig), kFieldPoints); break;
-      case SegmentKind::kRiver: break;
+  // The features with figures on them, found through the figures (a few dozen) rather than every node.
+  for (int p = 0; p < rules_.players; ++p) {
+    for (int slot = 0; slot < kBarnSlot; ++slot) {
+      if (!on_board(tally_.figures[p][slot])) continue;
+      const int n = find(tally_.figures[p][slot]);
+      if (features_.followers[n] == 0) continue;  // scored already: its figures went back
+      const PlacedTile& pt = board_.tiles[features_.node_tile[n]];
+      if (features_.open[n] == 0 && is_scored_linear(c[pt.type].segments[n - pt.node_base].kind)) continue;  // scored when completed
+      switch (c[pt.type].segments[n - pt.node_base].kind) {
+        case SegmentKind::kCity: score_feature(n, features_.tile_count[n] + features_.pennants[n], kCityPoints); break;
+        case SegmentKind::kRoad: score_feature(n, features_.tile_count[n], kRoadPoints); break;
+        case SegmentKind::kCloister:
+        case SegmentKind::kShrine: score_feature(n, 1 + pt.around, kCloisterPoints); break;
+        case SegmentKind::kField: score_feature(n, farm_points(n, pig), kFieldPoints); break;
+        case SegmentKind::kRiver: break;
+      }
     }
   }
   for (int i = 0; i < board_.num_tiles; ++i) board_.tiles[i].rival = kNoRival;  // S4: unresolved, scored as incomplete

@@ -447,8 +447,10 @@ Action State::sample_legal_action(Rng& rng) const {
     // Uniform over (cell, distinct rotation) pairs, accepted when legal: uniform over legal placements.
     const TileType& t = TileCatalog::get()[flow_.drawn];
     for (int attempt = 0; attempt < 64; ++attempt) {
-      const int i = static_cast<int>(rng.below(board_.frontier_size));
-      const int k = static_cast<int>(rng.below(t.distinct_rotations.count));
+      // One 64-bit draw picks both, each half scaled to its range (Lemire): the cell and the rotation.
+      const uint64_t r = rng.next();
+      const int i = static_cast<int>(((r >> 32) * board_.frontier_size) >> 32);
+      const int k = static_cast<int>(((r & 0xFFFFFFFFu) * t.distinct_rotations.count) >> 32);
       const uint16_t req = static_cast<uint16_t>(board_.frontier[i]);
       const CellKey cell = static_cast<CellKey>(board_.frontier[i] >> 16);
       if ((t.distinct_rotations.edge_word[k] & req) != req) continue;
@@ -459,6 +461,26 @@ Action State::sample_legal_action(Rng& rng) const {
   ActionList list;  // rare: few legal placements, or another phase
   legal_actions(list);
   return list[static_cast<int>(rng.below(static_cast<uint32_t>(list.size)))];
+}
+
+// The lookups every move makes, inline.
+inline int State::find(int x) const {
+  while (features_.parent[x] != x) {
+    features_.parent[x] = features_.parent[features_.parent[x]];
+    x = features_.parent[x];
+  }
+  return x;
+}
+
+inline int State::cell_slot(CellKey k) const {
+  unsigned slot = (static_cast<uint32_t>(k) * 0x9E3779B1u) >> 23;
+  while (board_.cells[slot].value != kEmptySlot && board_.cells[slot].key != k) slot = (slot + 1) & (kCellSlots - 1);
+  return static_cast<int>(slot);
+}
+
+inline int State::find_cell(CellKey k) const {
+  const uint16_t v = board_.cells[cell_slot(k)].value;
+  return v < kFrontierFlag ? v : -1;
 }
 
 inline constexpr size_t kStateBytes = sizeof(State);
