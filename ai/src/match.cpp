@@ -51,7 +51,7 @@ State play_game(const Rules& rules, const GameSpec& game, std::string* record_li
     state.apply(a);
     for (auto& seat : seats) seat->observe(a);
   }
-  if (record_line) *record_line = record.finish(state).to_line();
+  if (record_line) *record_line = record.finish_line(state);
   return state;
 }
 

@@ -126,7 +126,7 @@ void describe_action(const State& s, const Before& before, Action a, float* row)
   row[kActSupplyChange] = static_cast<float>(next.followers_in_supply(me) - before.supply);
   std::array<int, kMaxPlayers> score{};
   for (int p = 0; p < n; ++p) score[p] = next.score(p);
-  const auto if_ended = next.score_as_if_ended();  // `next` is not read after this
+  const auto if_ended = next.final_scores_if_ended_now();
   std::array<int, kMaxPlayers> board{}, board_before{};
   for (int p = 0; p < n; ++p) {
     board[p] = if_ended[p] - score[p];

@@ -331,7 +331,7 @@ apply() raises RulesError for an illegal action and leaves the state unchanged.)
         return RecordBuilder(rules, std::move(names), seed);
       }), py::arg("rules"), py::arg("names") = std::vector<std::string>{}, py::arg("seed") = py::none())
       .def("add", &RecordBuilder::add, py::arg("before"), py::arg("action"), "Call before applying each action.")
-      .def("finish", [](RecordBuilder& b, const State& s) { return b.finish(s).to_line(); }, py::arg("final_state"),
+      .def("finish", [](RecordBuilder& b, const State& s) { return b.finish_line(s); }, py::arg("final_state"),
            "The record as one JSON line, with the scores as its result.");
 }
 

@@ -251,53 +251,77 @@ Action action_from_json(const State& state, const json& j) {
   throw std::invalid_argument("not an action");
 }
 
-json action_to_json(const State& before, Action a) {
-  json j;
+// The compact JSON text of an action, keys in the order nlohmann's dump() writes them (sorted), so a
+// record written from text is byte for byte the record written from a JSON tree. Every string here is a
+// tile id or a fixed name: nothing needs escaping.
+void append_action_json(const State& before, Action a, std::string& out) {
+  auto str = [&out](std::string_view s) { (out += '"') += s, out += '"'; };
+  auto num = [&out](int v) { out += std::to_string(v); };
+  auto cell = [&](int x, int y) { out += '[', num(x), out += ',', num(y); };  // leaves the array open
+  auto player = [&] { out += "\"p\":", num(before.current_player()); };
   switch (a.kind()) {
-    case Action::kDraw: return json{{"draw", cat()[a.tile()].id}};
-    case Action::kPlace: j["place"] = json::array({a.x(), a.y(), 90 * a.rotation()}); break;
+    case Action::kDraw: out += "{\"draw\":", str(cat()[a.tile()].id), out += '}'; return;
+    case Action::kPlace:
+      out += '{', player(), out += ",\"place\":", cell(a.x(), a.y()), out += ',', num(90 * a.rotation()), out += "]}";
+      return;
     case Action::kDeploy:
-      j["deploy"] = json{{"figure", to_string(a.figure())},
-                         {"at", a.figure() == Figure::kBarn ? std::string(corner_name(a.segment()))
-                                                            : location_name(before.tile(before.last_tile()), a.segment())}};
-      break;
-    case Action::kAbbey: j["abbey"] = json::array({a.x(), a.y()}); break;
+      out += "{\"deploy\":{\"at\":";
+      str(a.figure() == Figure::kBarn ? std::string(corner_name(a.segment())) : location_name(before.tile(before.last_tile()), a.segment()));
+      out += ",\"figure\":", str(to_string(a.figure())), out += "},", player(), out += '}';
+      return;
+    case Action::kAbbey: out += "{\"abbey\":", cell(a.x(), a.y()), out += "],", player(), out += '}'; return;
     case Action::kWagon: {
       const PlacedTile& pt = before.tile(before.node_tile(a.node()));
-      j["wagon"] = json::array({pt.x, pt.y, location_name(pt, a.node() - pt.node_base)});
-      break;
+      out += '{', player(), out += ",\"wagon\":", cell(pt.x, pt.y), out += ',', str(location_name(pt, a.node() - pt.node_base)), out += "]}";
+      return;
     }
-    case Action::kCountDeploy: {
-      json d = {{"figure", to_string(a.figure())}, {"quarter", quarter_name(a.quarter())}};
-      if (before.rules().count_move() == CountMove::kFree)
-        d["count_to"] = a.count_to() == kCountStays ? json(nullptr) : json(quarter_name(a.count_to()));
-      j["count_deploy"] = d;
-      break;
-    }
+    case Action::kCountDeploy:
+      out += "{\"count_deploy\":{";
+      if (before.rules().count_move() == CountMove::kFree) {
+        out += "\"count_to\":";
+        if (a.count_to() == kCountStays) out += "null";
+        else str(quarter_name(a.count_to()));
+        out += ',';
+      }
+      out += "\"figure\":", str(to_string(a.figure())), out += ",\"quarter\":", str(quarter_name(a.quarter())), out += "},";
+      player(), out += '}';
+      return;
     case Action::kRedeploy: {
-      const int tile = before.node_tile(a.node());
-      const PlacedTile& pt = before.tile(tile);
-      j["redeploy"] = {{"from", quarter_name(a.quarter())},
-                       {"figure", to_string(a.moved_figure())},
-                       {"to", json::array({pt.x, pt.y, location_name(pt, a.node() - pt.node_base)})}};
-      break;
+      const PlacedTile& pt = before.tile(before.node_tile(a.node()));
+      out += '{', player(), out += ",\"redeploy\":{\"figure\":", str(to_string(a.moved_figure()));
+      out += ",\"from\":", str(quarter_name(a.quarter())), out += ",\"to\":", cell(pt.x, pt.y);
+      out += ',', str(location_name(pt, a.node() - pt.node_base)), out += "]}}";
+      return;
     }
-    case Action::kPass:
+    case Action::kPass: {
+      const char* key = nullptr;
       switch (before.phase()) {
-        case Phase::kDeploy: j["deploy"] = nullptr; break;
-        case Phase::kCountDeploy: j["count_deploy"] = nullptr; break;
+        case Phase::kDeploy: key = "deploy"; break;
+        case Phase::kCountDeploy: key = "count_deploy"; break;
         case Phase::kRedeploy:
-        case Phase::kFinalRedeploy: j["redeploy"] = nullptr; break;
-        case Phase::kTurnStart: return json();  // the draw that follows stands for this choice
-        case Phase::kAbbeyRound: j["abbey"] = nullptr; break;
-        case Phase::kWagonMove: j["wagon"] = nullptr; break;
+        case Phase::kFinalRedeploy: key = "redeploy"; break;
+        case Phase::kTurnStart: return;  // the draw that follows stands for this choice: nothing written
+        case Phase::kAbbeyRound: key = "abbey"; break;
+        case Phase::kWagonMove: key = "wagon"; break;
         default: throw std::invalid_argument("no pass in this phase");
       }
-      break;
+      // "p" sorts after "abbey", "count_deploy" and "deploy", before "redeploy" and "wagon".
+      const bool p_first = std::string_view(key) > "p";
+      out += '{';
+      if (p_first) player(), out += ',';
+      str(key), out += ":null";
+      if (!p_first) out += ',', player();
+      out += '}';
+      return;
+    }
     case Action::kNone: throw std::invalid_argument("no action");
   }
-  j["p"] = before.current_player();
-  return j;
+}
+
+json action_to_json(const State& before, Action a) {
+  std::string text;
+  append_action_json(before, a, text);
+  return text.empty() ? json() : json::parse(text);
 }
 
 GameRecord parse_record(std::string_view text) {
@@ -501,13 +525,34 @@ RecordBuilder::RecordBuilder(const Rules& rules, std::vector<std::string> names,
   record_.deck = std::move(deck);
 }
 
+void RecordBuilder::add(const State& before, Action a) {
+  const size_t size = actions_.size();
+  if (size > 1) actions_ += ',';
+  append_action_json(before, a, actions_);
+  if (actions_.size() == size + (size > 1 ? 1 : 0)) actions_.resize(size);  // nothing written: drop the comma
+}
+
+void RecordBuilder::set_result(const State& final_state) {
+  if (!final_state.is_terminal()) return;
+  std::vector<int> scores;
+  for (int p = 0; p < final_state.num_players(); ++p) scores.push_back(final_state.score(p));
+  record_.result_scores = scores;
+}
+
 GameRecord RecordBuilder::finish(const State& final_state) {
-  if (final_state.is_terminal()) {
-    std::vector<int> scores;
-    for (int p = 0; p < final_state.num_players(); ++p) scores.push_back(final_state.score(p));
-    record_.result_scores = scores;
-  }
-  return record_;
+  set_result(final_state);
+  GameRecord r = record_;
+  r.actions = json::parse(actions_ + ']').get<std::vector<json>>();
+  return r;
+}
+
+std::string RecordBuilder::finish_line(const State& final_state) {
+  set_result(final_state);
+  // "actions" is the first key of the dump (keys are sorted): the rest is the record without it.
+  json without_actions = record_.to_json();
+  without_actions.erase("actions");
+  const std::string rest = without_actions.dump();
+  return "{\"actions\":" + actions_ + "]," + rest.substr(1);
 }
 
 json scores_json(const State& state) {

@@ -15,16 +15,24 @@ int State::strength_on(int root, int player) const {
   return n;
 }
 
-void State::score_feature(int root, int points, int category, bool return_figures) {
-  if (!features_.followers[root]) return;
+uint8_t State::award(int root, int points, int category, Scores& to) const {
+  if (!features_.followers[root]) return 0;
   int best = 0;
   for (int p = 0; p < rules_.players; ++p) best = std::max(best, strength_on(root, p));
+  if (best == 0) return 0;
+  uint8_t leaders = 0;
   for (int p = 0; p < rules_.players; ++p) {
-    if (best > 0 && strength_on(root, p) == best) {
-      tally_.scores[p][category] = static_cast<int16_t>(tally_.scores[p][category] + points);
-      if (points > 0) flow_.scored_mask = static_cast<uint8_t>(flow_.scored_mask | (1 << p));
-    }
+    if (strength_on(root, p) != best) continue;
+    to[p][category] = static_cast<int16_t>(to[p][category] + points);
+    leaders = static_cast<uint8_t>(leaders | (1 << p));
   }
+  return leaders;
+}
+
+void State::score_feature(int root, int points, int category, bool return_figures) {
+  if (!features_.followers[root]) return;
+  const uint8_t leaders = award(root, points, category, tally_.scores);
+  if (points > 0) flow_.scored_mask = static_cast<uint8_t>(flow_.scored_mask | leaders);
   if (return_figures) this->return_figures(root, flow_.turn_scoring);
 }
 
@@ -149,41 +157,55 @@ int State::farm_points(int root, bool pig_herd_counts) const {
   return cities * ((pig && pig_herd_counts) ? 4 : 3);
 }
 
-void State::final_scoring() {
+// Final scoring (B11) added to `to`, changing nothing, so "if the game ended now" needs no copy: each
+// occupied feature once (found through the figures, a few dozen, rather than every node), barns (F5),
+// the King and the Robber (K3; with the Count the City of Carcassonne is one more completed city, C8).
+// The roots of the features scored go to `scored`; returns their number.
+int State::add_final_points(Scores& to, FigureRoots& scored) const {
   const TileCatalog& c = cat();
   const bool pig = rules_.on(Option::kPigHerd);
-  // The features with figures on them, found through the figures (a few dozen) rather than every node.
+  int num_scored = 0;
   for (int p = 0; p < rules_.players; ++p) {
     for (int slot = 0; slot < kBarnSlot; ++slot) {
       if (!on_board(tally_.figures[p][slot])) continue;
       const int n = find(tally_.figures[p][slot]);
-      if (features_.followers[n] == 0) continue;  // scored already: its figures went back
+      if (std::find(scored.begin(), scored.begin() + num_scored, n) != scored.begin() + num_scored) continue;
       const PlacedTile& pt = board_.tiles[features_.node_tile[n]];
-      if (features_.open[n] == 0 && is_scored_linear(c[pt.type].segments[n - pt.node_base].kind)) continue;  // scored when completed
-      switch (c[pt.type].segments[n - pt.node_base].kind) {
-        case SegmentKind::kCity: score_feature(n, features_.tile_count[n] + features_.pennants[n], kCityPoints); break;
-        case SegmentKind::kRoad: score_feature(n, features_.tile_count[n], kRoadPoints); break;
+      const SegmentKind kind = c[pt.type].segments[n - pt.node_base].kind;
+      if (features_.open[n] == 0 && is_scored_linear(kind)) continue;  // scored when completed
+      scored[num_scored++] = static_cast<uint16_t>(n);
+      switch (kind) {
+        case SegmentKind::kCity: award(n, features_.tile_count[n] + features_.pennants[n], kCityPoints, to); break;
+        case SegmentKind::kRoad: award(n, features_.tile_count[n], kRoadPoints, to); break;
         case SegmentKind::kCloister:
-        case SegmentKind::kShrine: score_feature(n, 1 + pt.around, kCloisterPoints); break;
-        case SegmentKind::kField: score_feature(n, farm_points(n, pig), kFieldPoints); break;
+        case SegmentKind::kShrine: award(n, 1 + pt.around, kCloisterPoints, to); break;  // S4: a challenge unresolved
+        case SegmentKind::kField: award(n, farm_points(n, pig), kFieldPoints, to); break;
         case SegmentKind::kRiver: break;
       }
     }
   }
-  for (int i = 0; i < board_.num_tiles; ++i) board_.tiles[i].rival = kNoRival;  // S4: unresolved, scored as incomplete
   // F5: each barn scores 4 per completed city of its farm (+1 with the pig herd and pig_herd_barn).
   for (int p = 0; p < rules_.players; ++p) {
     const uint16_t barn = tally_.figures[p][kBarnSlot];
     if (!on_board(barn)) continue;
-    bool pig = false;
-    const int cities = farm_cities(find(barn), pig);
-    const int per_city = 4 + ((pig && rules_.on(Option::kPigHerdBarn)) ? 1 : 0);
-    tally_.scores[p][kBonusPoints] = static_cast<int16_t>(tally_.scores[p][kBonusPoints] + cities * per_city);
+    bool pig_herd = false;
+    const int cities = farm_cities(find(barn), pig_herd);
+    const int per_city = 4 + ((pig_herd && rules_.on(Option::kPigHerdBarn)) ? 1 : 0);
+    to[p][kBonusPoints] = static_cast<int16_t>(to[p][kBonusPoints] + cities * per_city);
   }
-  // K3; with the Count the City of Carcassonne is one more completed city (C8).
   if (king_robber_.king >= 0)
-    tally_.scores[king_robber_.king][kBonusPoints] = static_cast<int16_t>(tally_.scores[king_robber_.king][kBonusPoints] + king_robber_.completed_cities + (count_in_play() ? 1 : 0));
-  if (king_robber_.robber >= 0) tally_.scores[king_robber_.robber][kBonusPoints] = static_cast<int16_t>(tally_.scores[king_robber_.robber][kBonusPoints] + king_robber_.completed_roads);
+    to[king_robber_.king][kBonusPoints] = static_cast<int16_t>(to[king_robber_.king][kBonusPoints] + king_robber_.completed_cities + (count_in_play() ? 1 : 0));
+  if (king_robber_.robber >= 0)
+    to[king_robber_.robber][kBonusPoints] = static_cast<int16_t>(to[king_robber_.robber][kBonusPoints] + king_robber_.completed_roads);
+  return num_scored;
+}
+
+// The points, then the figures of the features scored go back to supply; challenges end unresolved (S4).
+void State::final_scoring() {
+  FigureRoots scored;
+  const int num_scored = add_final_points(tally_.scores, scored);
+  for (int i = 0; i < num_scored; ++i) return_figures(scored[i], false);
+  for (int i = 0; i < board_.num_tiles; ++i) board_.tiles[i].rival = kNoRival;
 }
 
 // ---- Queries -----------------------------------------------------------------------------------------
@@ -195,14 +217,12 @@ int State::score(int player) const {
 }
 
 std::array<int, kMaxPlayers> State::final_scores_if_ended_now() const {
-  State copy = *this;
-  return copy.score_as_if_ended();
-}
-
-std::array<int, kMaxPlayers> State::score_as_if_ended() {
-  if (!is_terminal()) final_scoring();
+  Scores scores = tally_.scores;
+  FigureRoots scored;
+  if (!is_terminal()) add_final_points(scores, scored);
   std::array<int, kMaxPlayers> out{};
-  for (int p = 0; p < rules_.players; ++p) out[p] = score(p);
+  for (int p = 0; p < rules_.players; ++p)
+    for (int c = 0; c < kNumCategories; ++c) out[p] += scores[p][c];
   return out;
 }
 

@@ -156,14 +156,6 @@ int State::current_player() const {
 
 int State::draw_pile(int tile) { return piles().pile[tile]; }
 
-int State::drawable_pile() const {
-  for (int p : {kForkPile, kRiverPile, kLakePile})
-    if (tally_.pile_left[p]) return p;
-  return kNormalPile;
-}
-
-int State::tiles_left() const { return tally_.pile_left[0] + tally_.pile_left[1] + tally_.pile_left[2] + tally_.pile_left[3]; }
-
 void State::chance_outcomes(ChanceOutcomes& out) const {
   out.size = 0;
   out.total = 0;

@@ -1,6 +1,8 @@
 // Game records: structure checks before any action, rule errors with the action's index, result checks.
 #include <gtest/gtest.h>
 
+#include "meeple/ai/player.h"
+#include "meeple/random.h"
 #include "meeple/record.h"
 
 namespace meeple {
@@ -92,6 +94,42 @@ TEST(Record, ReplayJsonHasScoresAndBreakdown) {
   EXPECT_EQ(j["scores"], nlohmann::json::array({4, 0}));
   EXPECT_EQ(j["breakdown"][0]["city"], 4);
   EXPECT_EQ(j["breakdown"][1]["field"], 0);
+}
+
+}  // namespace
+}  // namespace meeple
+
+namespace meeple {
+namespace {
+
+// Records are written from text (RecordBuilder::finish_line); the text must be exactly what the JSON
+// library writes for the same record, every kind of action of every expansion included, with names that
+// need escaping.
+TEST(Record, LinesWrittenFromTextEqualTheJsonLibrarysDump) {
+  const uint8_t all = kRiver2 | kCount | kKingRobber | kCultPlaces | kAbbeyMayor;
+  for (const uint8_t expansions : {uint8_t{0}, all}) {
+    for (const char* count_move : {"free", "follow"}) {
+      Rules rules;
+      rules.players = 3;
+      rules.expansions = expansions;
+      rules.set_option("count_move", count_move);
+      for (uint64_t seed = 1; seed <= 12; ++seed) {
+        Dealer dealer(seed);
+        RandomPlayer bot(seed);
+        State s(rules);
+        RecordBuilder builder(rules, {"random", "quote \" and \\ and \xC3\xA9", "greedy"}, static_cast<int64_t>(seed));
+        while (!s.is_terminal()) {
+          const Action a = s.is_chance() ? dealer.deal(s) : bot.choose(s);
+          builder.add(s, a);
+          s.apply(a);
+        }
+        const std::string line = builder.finish_line(s);
+        ASSERT_EQ(line, builder.finish(s).to_line()) << "seed " << seed;
+        ASSERT_EQ(nlohmann::json::parse(line).dump(), line) << "seed " << seed;
+        ASSERT_TRUE(replay(parse_record(line)) == s) << "seed " << seed;
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -157,7 +157,7 @@ class State {
   void chance_outcomes(ChanceOutcomes& out) const;
   // Tiles still to come (drawable now or later), per type: public information.
   int remaining(int tile) const { return tally_.remaining[tile]; }
-  int tiles_left() const;
+  int tiles_left() const { return tally_.pile_left[0] + tally_.pile_left[1] + tally_.pile_left[2] + tally_.pile_left[3]; }
   // Tiles in the pile drawn from now (the total of chance_outcomes()).
   int drawable_now() const { return tally_.pile_left[drawable_pile()]; }
   // The tile that uniform position `r` (0 <= r < drawable_now()) picks among the drawable copies, in
@@ -166,7 +166,9 @@ class State {
   // Piles are drawn one after the other in kPileOrder: with the River II the fork (1), the river tiles
   // (2), the lake (3); then the normal tiles (0).
   static int draw_pile(int tile);
-  int drawable_pile() const;  // the pile drawn from now
+  int drawable_pile() const {  // the pile drawn from now: the first in kPileOrder with tiles left
+    return tally_.pile_left[1] ? 1 : tally_.pile_left[2] ? 2 : tally_.pile_left[3] ? 3 : 0;
+  }
   static constexpr int kPileOrder[4] = {1, 2, 3, 0};
 
   // --- Decisions --------------------------------------------------------------------------------------
@@ -191,12 +193,9 @@ class State {
   // --- Scores -----------------------------------------------------------------------------------------
   int score(int player) const;
   int score(int player, int category) const { return tally_.scores[player][category]; }
-  // Points each player would get if the game ended now (final scoring of the current board), without
-  // changing the state. Equals score() once terminal.
+  // Points each player would get if the game ended now (final scoring of the current board), computed
+  // without changing or copying the state. Equals score() once terminal.
   std::array<int, kMaxPlayers> final_scores_if_ended_now() const;
-  // The same, scoring this state in place (no copy): for a scratch copy that is only read afterwards (its
-  // board and figures are then as final scoring leaves them, not a position of the game).
-  std::array<int, kMaxPlayers> score_as_if_ended();
   // Seats with the highest score (ties share the win, B13); only meaningful when terminal.
   std::array<bool, kMaxPlayers> winners() const;
 
@@ -323,8 +322,14 @@ class State {
   void score_farms_with_barns();
   void return_figures(int root, bool wagons_may_move);
   void maybe_challenge(int tile_index, int player);
+  using Scores = std::array<std::array<int16_t, kNumCategories>, kMaxPlayers>;
+  using FigureRoots = std::array<uint16_t, kMaxPlayers * kBarnSlot>;  // one per figure on a feature
+  // Majority (B9): `points` in `category` to each player with the most strength on the feature; returns
+  // the mask of those players.
+  uint8_t award(int root, int points, int category, Scores& to) const;
   // Majority scoring of a feature (B9), then its figures go back to supply unless told otherwise.
   void score_feature(int root, int points, int category, bool return_figures = true);
+  int add_final_points(Scores& to, FigureRoots& scored) const;
   void final_scoring();
   int farm_points(int root, bool pig_herd_counts) const;
   int farm_cities(int root, bool& pig) const;
