@@ -1,3 +1,5 @@
+// Self-play data: positions are the decision nodes of finished games, identical whatever the number of
+// jobs; stopped games leave nothing, and bad bot specs fail before any game is played.
 #include <algorithm>
 #include <atomic>
 #include <map>

@@ -1,6 +1,6 @@
 // Scenario tests for Abbey & Mayor, A1-A4 and M1, W1-W4, F1-F5 of RULES.md, and the Abbey & Mayor footnotes
 // [AM fn N] of seeds/003_949dc0877cea91ee.txt (numbered in order of appearance), plus the seed's three English
-// wagon-move examples (written by a helper).
+// wagon-move examples.
 //
 // Board conventions: x grows east, y grows south; the start tile BA.RCr sits at (0,0) unrotated (city N, road
 // W-E, field S). Rotations are clockwise. Seats alternate 0, 1, ... one turn each; an abbey placement is a

@@ -1,4 +1,4 @@
-// Scenario tests for the base game rules B1-B13 of RULES.md (written by a helper).
+// Scenario tests for the base game rules B1-B13 of RULES.md.
 //
 // Board conventions: x grows east, y grows south; the start tile BA.RCr sits at (0,0) unrotated (city N,
 // road W-E, field S). Rotations are clockwise; a rotation of 90 maps a tile's printed N edge to E. Every

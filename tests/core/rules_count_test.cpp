@@ -1,5 +1,5 @@
 // Scenario tests for The Count of Carcassonne, C1-C9 of RULES.md, and the Count footnotes [CKR fn N] of
-// seeds/000_b9510b4c6106840e.txt (written by a helper).
+// seeds/000_b9510b4c6106840e.txt.
 //
 // Board conventions: x grows east, y grows south. With the Count there is no start tile: the 12 tiles of
 // the City of Carcassonne are the start block, all unrotated, CO.7 at (0,0):

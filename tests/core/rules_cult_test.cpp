@@ -1,5 +1,5 @@
 // Scenario tests for the cult places rules S1-S5 of RULES.md and the Heretics & Shrines footnotes
-// [HS fn N] (seeds/001_8a4fb976ae4d096d.txt) that concern shrines alone (written by a helper).
+// [HS fn N] (seeds/001_8a4fb976ae4d096d.txt) that concern shrines alone.
 //
 // Board conventions: x grows east, y grows south; the start tile BA.RCr sits at (0,0) unrotated (city N,
 // road W-E, field S). Rotations are clockwise. Most boards are built from three rows below the city:

@@ -1,4 +1,5 @@
 // Scenario tests for The River II (R1-R8) and King & Robber Baron (K1-K3) of RULES.md.
+
 #include <set>
 #include <utility>
 

@@ -1,3 +1,5 @@
+// Tile data: set sizes as printed, rotation of edges and segments, symmetric tiles, the tiles a feature may
+// cross twice, and the validator that refuses inconsistent definitions.
 #include <gtest/gtest.h>
 
 #include <stdexcept>

@@ -10,13 +10,13 @@ namespace meeple {
 enum class Figure : uint8_t { kFollower = 0, kMayor = 1, kWagon = 2, kBarn = 3 };
 const char* to_string(Figure f);
 
-// The Count of Carcassonne's quarters, in the seed's clockwise order (C1, C4), and the features each
-// sends followers to: castle cities, market farms, blacksmith roads, cathedral cloisters and shrines.
 // Corners of a tile for barns, clockwise: corner k lies between half-edges 2k+1 and 2k+2.
 enum Corner : uint8_t { kNE = 0, kSE = 1, kSW = 2, kNW = 3 };
 const char* corner_name(int corner);
 int parse_corner(const std::string& name);  // -1 if unknown
 
+// The Count of Carcassonne's quarters, in the seed's clockwise order (C1, C4), and the features each
+// sends followers to: castle cities, market farms, blacksmith roads, cathedral cloisters and shrines.
 enum Quarter : uint8_t { kCastle = 0, kMarket = 1, kBlacksmith = 2, kCathedral = 3 };
 inline constexpr int kNumQuarters = 4;
 inline constexpr int kCountStays = 4;  // count_to of a Count deploy that leaves the Count where it is

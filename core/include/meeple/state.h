@@ -133,11 +133,11 @@ struct FeatureInfo {
 
 class State {
  public:
-  // The initial position of a game: start tile (or spring) placed, first player to draw. Use Game to
-  // create states with a custom deck; this constructor uses the rules' normal tile sets.
+  // The initial position of a game: start tile (or spring, or the Count's City) placed, first player to
+  // draw, with the rules' tile sets; or with a custom deck: copies per tile type, replacing the drawable
+  // land tiles (a record's `deck`). Throws std::invalid_argument for rules or a deck the engine refuses.
   explicit State(const Rules& rules);
-  State(const Rules& rules, std::span<const uint8_t> deck_counts);  // copies per tile type, replacing the
-                                                                   // drawable land tiles (record `deck`)
+  State(const Rules& rules, std::span<const uint8_t> deck_counts);
 
   const Rules& rules() const { return rules_; }
   int num_players() const { return rules_.players; }
