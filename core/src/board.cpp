@@ -137,10 +137,12 @@ void State::place_tile(int type, int rotation, CellKey cell) {
         features_.open[root] = static_cast<uint16_t>(features_.open[root] - 2);
       }
     }
-    for (int h = 2 * e; h < 2 * e + 2; ++h) {
-      const uint8_t fa = rot.half_segment[h], fb = orot.half_segment[kFacingHalf(h)];
-      if (fa != kNoSegment && fb != kNoSegment) unite(base + fa, other.node_base + fb, SegmentKind::kField);
-    }
+    // The fields across the two halves of the edge; the second half is usually the same pair again.
+    const uint8_t fa0 = rot.half_segment[2 * e], fb0 = orot.half_segment[kFacingHalf(2 * e)];
+    const uint8_t fa1 = rot.half_segment[2 * e + 1], fb1 = orot.half_segment[kFacingHalf(2 * e + 1)];
+    if (fa0 != kNoSegment && fb0 != kNoSegment) unite(base + fa0, other.node_base + fb0, SegmentKind::kField);
+    if (fa1 != kNoSegment && fb1 != kNoSegment && (fa1 != fa0 || fb1 != fb0))
+      unite(base + fa1, other.node_base + fb1, SegmentKind::kField);
   }
   // Neighbour counts, and the cloisters and shrines this tile completes (B8).
   completed_.num_cloisters = 0;

@@ -385,21 +385,6 @@ void State::place_figure(int player, Figure f, int node) {
   if (rules_.has(kCultPlaces) && node - pt.node_base == cat()[pt.type].cloister) maybe_challenge(features_.node_tile[node], player);
 }
 
-int State::slot_in_supply(int player, Figure f) const {
-  switch (f) {
-    case Figure::kFollower:
-      for (int slot = 0; slot < kFollowersPerPlayer; ++slot)
-        if (tally_.figures[player][slot] == kInSupply) return slot;
-      return -1;
-    case Figure::kMayor: return abbey_mayor() && tally_.figures[player][kMayorSlot] == kInSupply ? kMayorSlot : -1;
-    case Figure::kWagon: return abbey_mayor() && tally_.figures[player][kWagonSlot] == kInSupply ? kWagonSlot : -1;
-    case Figure::kBarn: return abbey_mayor() && tally_.figures[player][kBarnSlot] == kInSupply ? kBarnSlot : -1;
-  }
-  return -1;
-}
-
-bool State::in_supply(int player, Figure f) const { return slot_in_supply(player, f) >= 0; }
-
 int State::followers_in_supply(int player) const {
   int n = 0;
   for (int slot = 0; slot < kFollowersPerPlayer; ++slot) n += tally_.figures[player][slot] == kInSupply;

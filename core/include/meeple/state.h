@@ -483,6 +483,22 @@ inline int State::cell_slot(CellKey k) const {
   return static_cast<int>(slot);
 }
 
+inline int State::slot_in_supply(int player, Figure f) const {
+  const auto& figures = tally_.figures[player];
+  switch (f) {
+    case Figure::kFollower:
+      for (int slot = 0; slot < kFollowersPerPlayer; ++slot)
+        if (figures[slot] == kInSupply) return slot;
+      return -1;
+    case Figure::kMayor: return abbey_mayor() && figures[kMayorSlot] == kInSupply ? kMayorSlot : -1;
+    case Figure::kWagon: return abbey_mayor() && figures[kWagonSlot] == kInSupply ? kWagonSlot : -1;
+    case Figure::kBarn: return abbey_mayor() && figures[kBarnSlot] == kInSupply ? kBarnSlot : -1;
+  }
+  return -1;
+}
+
+inline bool State::in_supply(int player, Figure f) const { return slot_in_supply(player, f) >= 0; }
+
 inline int State::find_cell(CellKey k) const {
   const uint16_t v = board_.cells[cell_slot(k)].value;
   return v < kFrontierFlag ? v : -1;
