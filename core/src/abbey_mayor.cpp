@@ -25,16 +25,22 @@ constexpr int kCornerOf[4][3] = {{kSE, kSW, kNW}, {kSW, kNW, kNE}, {kNW, kNE, kS
 
 // Empty squares with a tile on all four sides, in key order; with cult places, also S2 (an abbey is a
 // cloister there).
+namespace {
+// A frontier cell with a tile on all four sides: a requirement on every edge. (An edge next to an abbey
+// requires nothing, but an abbey's four sides all touch tiles, so no empty cell is next to one.)
+bool enclosed(uint32_t frontier_entry) {
+  uint32_t nibbles = frontier_entry & 0xFFFF;
+  nibbles |= nibbles >> 1;
+  nibbles |= nibbles >> 2;
+  return (nibbles & 0x1111) == 0x1111;
+}
+}  // namespace
+
 void State::generate_abbeys(ActionList& out) const {
   const int first = out.size;
   const TileType& abbey = cat()[abbey_type()];
   for (int i = 0; i < board_.frontier_size; ++i) {
-    // Enclosed: a requirement on every edge. (An edge next to an abbey requires nothing, but an abbey's
-    // four sides all touch tiles, so no empty cell is next to one.)
-    uint32_t nibbles = board_.frontier[i] & 0xFFFF;
-    nibbles |= nibbles >> 1;
-    nibbles |= nibbles >> 2;
-    if ((nibbles & 0x1111) != 0x1111) continue;
+    if (!enclosed(board_.frontier[i])) continue;
     const CellKey cell = static_cast<CellKey>(board_.frontier[i] >> 16);
     if (rules_.has(kCultPlaces) && !building_placement_ok(abbey, cell)) continue;
     out.push(Action::abbey(cell));
@@ -55,19 +61,24 @@ void State::place_abbey(CellKey cell) {
   }
 }
 
+bool State::can_place_abbey() const {
+  bool any = false;  // without an early exit, so the loop vectorizes: enclosed cells are rare
+  for (int i = 0; i < board_.frontier_size; ++i) any |= enclosed(board_.frontier[i]);
+  if (!any) return false;
+  ActionList squares;
+  squares.size = 0;
+  generate_abbeys(squares);
+  return squares.size > 0;
+}
+
 // A4: one lap from the left of the last tile's placer; each player still holding an abbey places it (a
 // turn of their own, with deployment and scoring) or declines.
 void State::continue_abbey_round() {
-  ActionList squares;
   while (abbey_mayor_.round_left > 0) {
-    if (has_abbey(flow_.acting)) {
-      squares.size = 0;
-      generate_abbeys(squares);
-      if (squares.size > 0) {
-        flow_.turn_player = flow_.acting;
-        flow_.phase = Phase::kAbbeyRound;
-        return;
-      }
+    if (has_abbey(flow_.acting) && can_place_abbey()) {
+      flow_.turn_player = flow_.acting;
+      flow_.phase = Phase::kAbbeyRound;
+      return;
     }
     flow_.acting = next_seat(flow_.acting);
     --abbey_mayor_.round_left;
@@ -95,6 +106,7 @@ bool State::has_barn(int root) const {
 // F1: four tiles meet at the corner, each with a field filling it, on a farm without a barn.
 bool State::barn_corner_ok(int corner) const {
   const PlacedTile& pt = board_.tiles[flow_.last_tile];
+  if (pt.around < 3) return false;  // three other tiles at one corner: three neighbours at least
   const int own = corner_field(flow_.last_tile, corner);
   if (own < 0) return false;
   for (int i = 0; i < 3; ++i) {

@@ -87,13 +87,24 @@ void State::generate_redeploys(ActionList& out, int player, bool final_round) co
     const PlacedTile& pt = board_.tiles[features_.node_tile[node]];
     return c[pt.type].segments[node - pt.node_base].kind;
   };
+  // The quarters holding each of the player's figures (follower, mayor, wagon), in one pass: most of the
+  // time there are none, and nothing else is looked at.
+  std::array<uint8_t, 3> quarters_of{};
+  for (int slot = 0; slot < kBarnSlot; ++slot) {
+    const int where = tally_.figures[player][slot];
+    if (where >= kInQuarter && where < kInQuarter + kNumQuarters)
+      quarters_of[slot < kFollowersPerPlayer ? 0 : slot == kMayorSlot ? 1 : 2] |= static_cast<uint8_t>(1 << (where - kInQuarter));
+  }
+  if (!(quarters_of[0] | quarters_of[1] | quarters_of[2])) return;
+  constexpr Figure kMovable[3] = {Figure::kFollower, Figure::kMayor, Figure::kWagon};
   for (int q = 0; q < kNumQuarters; ++q) {
     if (q == count_.quarter || (market_only && q != kMarket)) continue;
-    for (const Figure f : {Figure::kFollower, Figure::kMayor, Figure::kWagon}) {
-      if (!figure_in_quarter(player, f, q)) continue;
+    for (int i = 0; i < 3; ++i) {
+      if (!(quarters_of[i] & (1 << q))) continue;
+      const Figure f = kMovable[i];
       if (!final_round) {
-        for (int i = 0; i < completed_.num_features; ++i) {
-          const int root = completed_.features[i];
+        for (int k = 0; k < completed_.num_features; ++k) {
+          const int root = completed_.features[k];
           if (!quarter_feeds(q, kind_of(root))) continue;
           if (!features_.followers[root] && !rules_.on(Option::kCountRedeployEmpty)) continue;
           out.push(Action::redeploy(q, f, root));

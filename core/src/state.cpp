@@ -191,14 +191,10 @@ int State::sample_draw_tile(uint64_t random_below_left) const {
 
 // A new turn: with Abbey & Mayor the player may place the abbey instead of drawing (A1).
 void State::start_turn() {
-  if (tiles_left() > 0 && abbey_mayor() && has_abbey(flow_.turn_player)) {
-    ActionList abbeys;
-    generate_abbeys(abbeys);
-    if (abbeys.size > 0) {
-      flow_.drawn = -1;
-      flow_.phase = Phase::kTurnStart;
-      return;
-    }
+  if (tiles_left() > 0 && abbey_mayor() && has_abbey(flow_.turn_player) && can_place_abbey()) {
+    flow_.drawn = -1;
+    flow_.phase = Phase::kTurnStart;
+    return;
   }
   start_draw();
 }

@@ -293,6 +293,7 @@ class State {
   // Abbey & Mayor (core/src/abbey_mayor.cpp).
   bool abbey_mayor() const { return rules_.has(kAbbeyMayor); }
   void generate_abbeys(ActionList& out) const;
+  bool can_place_abbey() const;  // an empty square takes the abbey (A1, S2)
   void place_abbey(CellKey cell);
   void continue_abbey_round();
   bool barn_corner_ok(int corner) const;
