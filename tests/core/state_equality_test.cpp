@@ -82,3 +82,32 @@ TEST(StateEquality, IgnoresWhatDoesNotChangeThePosition) {
 
 }  // namespace
 }  // namespace meeple
+
+namespace meeple {
+namespace {
+
+// A new game starts as a copy of the thread's last initial position when the rules are the same: with
+// other rules, even one option apart, it must be set up afresh. Each is compared with a setup that
+// bypasses that copy (the deck constructor with no deck).
+TEST(StateEquality, NewGamesEqualFreshSetupsWhateverRulesCameBefore) {
+  std::vector<Rules> sequence;
+  for (const uint8_t expansions : {uint8_t{0}, uint8_t{kCount}, uint8_t{kRiver2 | kAbbeyMayor}, uint8_t{kCultPlaces}}) {
+    for (const int players : {2, 5}) {
+      Rules r = testing::rules_with(players, expansions);
+      sequence.push_back(r);
+      r.set_option("shrine_sets", "ckr+csc");
+      sequence.push_back(r);
+    }
+  }
+  for (int round = 0; round < 2; ++round) {
+    for (const Rules& rules : sequence) {
+      const State cached(rules);
+      const State fresh(rules, std::span<const uint8_t>{});
+      ASSERT_TRUE(cached == fresh) << rules.to_string();
+      ASSERT_EQ(cached.tiles_left(), fresh.tiles_left()) << rules.to_string();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace meeple
