@@ -79,6 +79,24 @@ void BM_StateCopy(benchmark::State& st) {
 }
 BENCHMARK(BM_StateCopy);
 
+// A new game's first position: State(rules) copies the thread's last one for the same rules (arg 1);
+// the deck constructor sets it up afresh (arg 0, the baseline).
+void BM_NewGame(benchmark::State& st) {
+  const Rules rules = rules_for(static_cast<uint8_t>(st.range(0)));
+  for (auto _ : st) {
+    if (st.range(1)) {
+      State s(rules);
+      benchmark::DoNotOptimize(s);
+    } else {
+      State s(rules, std::span<const uint8_t>{});
+      benchmark::DoNotOptimize(s);
+    }
+  }
+  st.SetItemsProcessed(st.iterations());
+}
+BENCHMARK(BM_NewGame)->ArgsProduct({{0, kRiver2 | kCount | kKingRobber | kCultPlaces | kAbbeyMayor}, {0, 1}})
+    ->ArgNames({"expansions", "copied"});
+
 // A whole game: deal, choose uniformly (sample_legal_action), apply, until final scoring.
 void BM_RandomPlayout(benchmark::State& st) {
   const Rules rules = rules_for(static_cast<uint8_t>(st.range(0)), static_cast<int>(st.range(1)));

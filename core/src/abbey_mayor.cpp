@@ -26,8 +26,8 @@ constexpr int kCornerOf[4][3] = {{kSE, kSW, kNW}, {kSW, kNW, kNE}, {kNW, kNE, kS
 // Empty squares with a tile on all four sides, in key order; with cult places, also S2 (an abbey is a
 // cloister there).
 namespace {
-// A frontier cell with a tile on all four sides: a requirement on every edge. (An edge next to an abbey
-// requires nothing, but an abbey's four sides all touch tiles, so no empty cell is next to one.)
+// A frontier cell with a tile on all four sides: a requirement on every edge (no empty cell is next to an
+// abbey, whose edges would require nothing: an abbey's four sides all touch tiles).
 bool enclosed(uint32_t frontier_entry) {
   uint32_t nibbles = frontier_entry & 0xFFFF;
   nibbles |= nibbles >> 1;

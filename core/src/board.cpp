@@ -109,9 +109,8 @@ void State::place_tile(int type, int rotation, CellKey cell) {
   for (int e = 0; e < 4; ++e) {
     const int j = ring[2 * e + 1];
     if (j < 0) {
-      const uint16_t kind = (rot.edge_word >> (4 * e)) & kNibble;
-      frontier_set(ring_slot[2 * e + 1], neighbour(cell, e), kOpposite(e),
-                   kind == static_cast<uint16_t>(EdgeKind::kAbbey) ? 0 : kind);  // abbeys take anything
+      // Never an abbey's side: an abbey goes where all four sides touch tiles (A1).
+      frontier_set(ring_slot[2 * e + 1], neighbour(cell, e), kOpposite(e), (rot.edge_word >> (4 * e)) & kNibble);
       continue;
     }
     const PlacedTile& other = board_.tiles[j];

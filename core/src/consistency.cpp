@@ -228,7 +228,9 @@ std::string State::check_consistency() const {
       const int x = pt.x + dx[e], y = pt.y + dy[e];
       if (naive_at(x, y) >= 0) continue;
       const uint16_t kind = (rot.edge_word >> (4 * e)) & 0xF;
-      frontier[cell_key(x, y)] |= static_cast<uint16_t>((kind == 15 ? 0 : kind) << (4 * kOpposite(e)));
+      // The frontier and the abbey squares rely on it: an abbey's sides all touch tiles (A1).
+      if (kind == static_cast<uint16_t>(EdgeKind::kAbbey)) return "the abbey at " + at_cell(pt.x, pt.y) + " borders an empty cell";
+      frontier[cell_key(x, y)] |= static_cast<uint16_t>(kind << (4 * kOpposite(e)));
     }
   }
   if (static_cast<int>(frontier.size()) != board_.frontier_size) return "frontier has the wrong size";

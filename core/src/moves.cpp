@@ -60,29 +60,6 @@ bool State::river_placement_ok(const TileType& t, int rotation, CellKey cell, ui
   return turn_new != turn_prev;
 }
 
-// A tile fits a frontier cell in a rotation when each constrained edge has the required kind. Edge kinds
-// are one bit per nibble, so that is one AND and one compare per rotation. The tile's data is copied to
-// locals first: the output list could alias it as far as the compiler knows.
-template <typename Emit>
-bool State::for_each_placement(Emit&& emit) const {
-  const TileType& t = cat()[flow_.drawn];
-  const int count = t.distinct_rotations.count;
-  const std::array<uint16_t, 4> words = t.distinct_rotations.edge_word;
-  const std::array<uint8_t, 4> rotations = t.distinct_rotations.rotation;
-  const bool special = needs_special_check(t);
-  // Newest cells first: they have the fewest neighbours, so has_placement finds a fit soonest.
-  for (int i = board_.frontier_size - 1; i >= 0; --i) {
-    const uint16_t req = static_cast<uint16_t>(board_.frontier[i]);
-    for (int k = 0; k < count; ++k) {
-      if ((words[k] & req) != req) continue;
-      const CellKey cell = static_cast<CellKey>(board_.frontier[i] >> 16);
-      if (special && !special_placement_ok(t, rotations[k], cell, req)) continue;
-      if (emit(Action::place(cell, rotations[k]))) return true;
-    }
-  }
-  return false;
-}
-
 void State::generate_placements(ActionList& out) const {
   // The frontier is kept in the order cells joined it (O(1) updates), but the list is promised in action
   // order: collect the cells that take the tile with a mask of their rotations, sort those few cells,
@@ -114,8 +91,21 @@ void State::generate_placements(ActionList& out) const {
   out.size = n;
 }
 
+// A tile fits a frontier cell in a rotation when each constrained edge has the required kind. Edge kinds
+// are one bit per nibble, so that is one AND and one compare per rotation.
 bool State::has_placement() const {
-  return for_each_placement([](Action) { return true; });
+  const TileType& t = cat()[flow_.drawn];
+  const auto& d = t.distinct_rotations;
+  const bool special = needs_special_check(t);
+  // Newest cells first: they have the fewest neighbours, so a fit is found soonest.
+  for (int i = board_.frontier_size - 1; i >= 0; --i) {
+    const uint16_t req = static_cast<uint16_t>(board_.frontier[i]);
+    for (int k = 0; k < d.count; ++k) {
+      if ((d.edge_word[k] & req) != req) continue;
+      if (!special || special_placement_ok(t, d.rotation[k], static_cast<CellKey>(board_.frontier[i] >> 16), req)) return true;
+    }
+  }
+  return false;
 }
 
 // Deploys on the tile just placed, in action order: followers by segment, then the mayor (an unoccupied

@@ -271,8 +271,6 @@ class State {
   // The seat to the left of `seat` (play goes clockwise): who acts after it.
   uint8_t next_seat(int seat) const { return static_cast<uint8_t>(seat + 1 == rules_.players ? 0 : seat + 1); }
   void place_tile(int type, int rotation, CellKey cell);  // setup and kPlace
-  template <typename Emit>
-  bool for_each_placement(Emit&& emit) const;  // stops when emit returns true
   void generate_placements(ActionList& out) const;
   bool has_placement() const;
   template <typename Emit>
@@ -421,7 +419,7 @@ class State {
     // the tile index, or kFrontierFlag | position in frontier, or kEmptySlot.
     std::array<Cell, kCellSlots> cells;  // key and value side by side: one cache line per probe
     // Frontier: empty cells next to the board, unordered: (key << 16) | what each edge must be, 4 bits
-    // of EdgeKind per edge (0 if no neighbour, or next to an abbey, which takes anything). Updates are
+    // of EdgeKind per edge, 0 if no neighbour (never an abbey: its four sides all touch tiles). Updates are
     // O(1) through the cell table; keeping it sorted cost a quarter of a random playout, so the few cells
     // that take a tile are sorted only when a full legal list is asked for (playouts sample instead).
     uint16_t frontier_size = 0;
