@@ -22,6 +22,7 @@
 #include "meeple/perft.h"
 #include "meeple/random.h"
 #include "meeple/record.h"
+#include "meeple/version.h"
 
 
 using nlohmann::json;
@@ -121,18 +122,6 @@ int run_replay(const std::string& path, bool as_json) {
     }
   }
   return status;
-}
-
-// Wins with ties shared, counted in sixtieths (1/k of a win for k winners, k <= 6, is a whole number of
-// them), so that the sums are exact whatever order the games finish in.
-constexpr int kWinUnits = 60;
-
-std::array<int64_t, kMaxPlayers> win_units(const State& final_state) {
-  const auto winners = final_state.winners();
-  const auto k = std::count(winners.begin(), winners.begin() + final_state.num_players(), true);
-  std::array<int64_t, kMaxPlayers> units{};
-  for (int p = 0; p < final_state.num_players(); ++p) units[p] = winners[p] ? kWinUnits / k : 0;
-  return units;
 }
 
 struct SeatStats {
@@ -239,18 +228,8 @@ int run_selfplay(int players, int games, int jobs, uint64_t seed, const std::vec
   return 0;
 }
 
-// Wilson score interval for a proportion, 95%.
-std::pair<double, double> wilson(double wins, int n) {
-  if (n == 0) return {0.0, 1.0};
-  constexpr double z = 1.96;
-  const double p = wins / n, z2 = z * z / n;
-  const double centre = (p + z2 / 2) / (1 + z2);
-  const double half = z * std::sqrt(p * (1 - p) / n + z2 / (4 * n)) / (1 + z2);
-  return {std::max(0.0, centre - half), std::min(1.0, centre + half)};
-}
-
-// Seats rotate within each group of `players` games sharing one tile order (paired draws): in game r of
-// a group, seat p is played by bots[(p + r) % players].
+// The bots, one per seat, rotate through the seats over each tile order (ai/match.h schedule: with as many
+// bots as seats there is one group).
 int run_match(const std::vector<std::string>& bots, int games, int players, int jobs, uint64_t seed, const std::string& expansions,
               const std::vector<std::string>& options, const std::string& out_path) {
   if (players == 0) players = static_cast<int>(bots.size());
@@ -272,12 +251,13 @@ int run_match(const std::vector<std::string>& bots, int games, int players, int 
   };
   std::vector<BotStats> stats(names.size());
   RecordFile out(out_path);
+  const std::vector<Seating> plan = schedule(players, players, static_cast<size_t>(games), seed);
   auto seat_bots_of = [&](size_t g) {
-    std::vector<std::string> seat_bots(players);
-    for (int p = 0; p < players; ++p) seat_bots[p] = bots[(p + g % players) % players];
+    std::vector<std::string> seat_bots;
+    for (int bot : plan[g].seats) seat_bots.push_back(bots[static_cast<size_t>(bot)]);
     return seat_bots;
   };
-  play_streaming(rules, static_cast<size_t>(games), [&](size_t g) { return GameSpec{seat_bots_of(g), seed + g / players}; },
+  play_streaming(rules, static_cast<size_t>(games), [&](size_t g) { return GameSpec{seat_bots_of(g), plan[g].seed}; },
                  jobs, out, [&](size_t g, const State& state) {
     const auto seat_bots = seat_bots_of(g);
     const auto units = win_units(state);

@@ -1,6 +1,7 @@
 #include "meeple/ai/match.h"
 
 #include <algorithm>
+#include <cmath>
 #include <mutex>
 
 #include <tbb/parallel_for.h>
@@ -93,13 +94,54 @@ void check_games(const Rules& rules, const std::vector<GameSpec>& games) {
   for (const GameSpec& g : games) check_game(rules, g, checked);
 }
 
-std::vector<double> win_shares(const State& state) {
-  const auto winners = state.winners();
-  int n = 0;
-  for (int p = 0; p < state.num_players(); ++p) n += winners[p];
-  std::vector<double> out(static_cast<size_t>(state.num_players()));
-  for (int p = 0; p < state.num_players(); ++p) out[static_cast<size_t>(p)] = winners[p] ? 1.0 / n : 0.0;
+std::vector<Seating> schedule(int bots, int players, size_t games, uint64_t seed) {
+  if (bots < 2) throw std::invalid_argument("a match needs at least 2 bots, got " + std::to_string(bots));
+  if (players < 2 || players > kMaxPlayers)
+    throw std::invalid_argument("players must be 2 to " + std::to_string(kMaxPlayers) + ", got " + std::to_string(players));
+  if (players > bots)
+    throw std::invalid_argument(std::to_string(players) + " seats but only " + std::to_string(bots) +
+                                " bots: repeat a bot to fill seats");
+  std::vector<std::vector<int>> groups;  // combinations of `players` bots, lexicographic
+  std::vector<int> group(static_cast<size_t>(players));
+  for (int p = 0; p < players; ++p) group[p] = p;
+  for (;;) {
+    groups.push_back(group);
+    int i = players - 1;
+    while (i >= 0 && group[i] == bots - players + i) --i;
+    if (i < 0) break;
+    ++group[i];
+    for (int j = i + 1; j < players; ++j) group[j] = group[j - 1] + 1;
+  }
+  std::vector<Seating> out(games);
+  for (size_t g = 0; g < games; ++g) {
+    const size_t turn = g / static_cast<size_t>(players), rotation = g % static_cast<size_t>(players);
+    const std::vector<int>& bots_of = groups[turn % groups.size()];
+    out[g].seed = seed + turn;
+    for (int p = 0; p < players; ++p) out[g].seats.push_back(bots_of[(static_cast<size_t>(p) + rotation) % players]);
+  }
   return out;
+}
+
+std::array<int64_t, kMaxPlayers> win_units(const std::array<int, kMaxPlayers>& scores, int players) {
+  const int best = *std::max_element(scores.begin(), scores.begin() + players);
+  const auto winners = std::count(scores.begin(), scores.begin() + players, best);
+  std::array<int64_t, kMaxPlayers> units{};
+  for (int p = 0; p < players; ++p) units[p] = scores[p] == best ? kWinUnits / winners : 0;
+  return units;
+}
+
+std::array<int64_t, kMaxPlayers> win_units(const State& final_state) {
+  std::array<int, kMaxPlayers> scores{};
+  for (int p = 0; p < final_state.num_players(); ++p) scores[p] = final_state.score(p);
+  return win_units(scores, final_state.num_players());
+}
+
+Interval wilson(double successes, double trials, double z) {
+  if (trials <= 0) return {};
+  const double p = successes / trials, z2 = z * z / trials;
+  const double centre = (p + z2 / 2) / (1 + z2);
+  const double half = z * std::sqrt(p * (1 - p) / trials + z2 / (4 * trials)) / (1 + z2);
+  return {std::max(0.0, centre - half), std::min(1.0, centre + half)};
 }
 
 }  // namespace meeple

@@ -1,8 +1,10 @@
 // The extension module meeple._meeple: one init_<area> per subsystem, in dependency order.
 #include "bindings.h"
+#include "meeple/version.h"
 
 PYBIND11_MODULE(_meeple, m) {
   m.doc() = "meeple: a Carcassonne engine and bots (C++). Use the package `meeple`, which re-exports this.";
+  m.attr("__version__") = meeple::kVersion;
   meeple::python::init_game(m);
   meeple::python::init_players(m);
   meeple::python::init_observation(m);

@@ -203,6 +203,34 @@ FEATURE_NAMES]; first_action [decisions + 1] (decision i's actions are rows firs
 first_action[i + 1] - 1, in legal_actions() order); per action row action_features [rows, ACTION_FEATURE_NAMES]
 and visits (of the search that chose); per finished game finished and final_scores; and interrupted.)doc");
 
+  // Match statistics shared with `meeple match` (ai/match.h).
+  m.def("schedule", [](int bots, int players, size_t games, uint64_t seed) {
+    py::list out;
+    for (const Seating& s : schedule(bots, players, games, seed)) out.append(py::make_tuple(py::tuple(py::cast(s.seats)), s.seed));
+    return out;
+  }, py::arg("bots"), py::arg("players"), py::arg("games"), py::arg("seed"),
+        R"doc(The seats of a match's games: [(bot index per seat, seed)].
+
+Every set of `players` bots (itertools.combinations order) is a group; groups take turns, and each plays
+`players` games on one tile order (seed + its turn) with its bots rotated through the seats. Game g always
+has the same seats and seed.)doc");
+  m.def("win_shares", [](const std::vector<int>& scores) {
+    if (scores.size() < 1 || scores.size() > static_cast<size_t>(kMaxPlayers))
+      throw std::invalid_argument("win_shares takes 1 to " + std::to_string(kMaxPlayers) + " scores, got " +
+                                  std::to_string(scores.size()));
+    std::array<int, kMaxPlayers> a{};
+    std::copy(scores.begin(), scores.end(), a.begin());
+    const auto units = win_units(a, static_cast<int>(scores.size()));
+    std::vector<double> out;
+    for (size_t p = 0; p < scores.size(); ++p) out.push_back(static_cast<double>(units[p]) / kWinUnits);
+    return out;
+  }, py::arg("scores"), "Each seat's share of the win given final scores: 1/k to each of k tied leaders (B13).");
+  m.def("wilson", [](double successes, double trials, double z) {
+    const Interval i = wilson(successes, trials, z);
+    return py::make_tuple(i.lo, i.hi);
+  }, py::arg("successes"), py::arg("trials"), py::arg("z") = 1.96,
+        "Wilson score interval (lo, hi) of a proportion; successes may be fractional (shared wins).");
+
   m.def("play_games", [](const Rules& rules, const GameList& games, int jobs, bool records, const py::object& on_finished) {
     const std::vector<GameSpec> specs = game_specs(games);
     // Per game only its scores and record line are kept, not its final state (12 KB).

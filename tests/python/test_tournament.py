@@ -5,7 +5,7 @@ import pytest
 
 import meeple
 from conftest import interruptible
-from meeple.tournament import schedule
+from meeple.tournament import GameResult, schedule
 
 
 def test_schedule_rotates_seats_over_paired_tile_orders():
@@ -134,3 +134,26 @@ def test_ctrl_c_stops_a_tournament_promptly_and_keeps_every_finished_game(tmp_pa
     # Resuming plays only the rest.
     subprocess.run(command(len(kept) + 2), check=True, capture_output=True)
     assert games.read_text().splitlines()[: len(kept)] == kept
+
+
+def test_statistics_are_the_cpp_ones_of_meeple_match():
+    # One schedule, one win count and one interval for the CLI and Python (ai/match.h).
+    assert [(seats, seed) for seats, seed in meeple.schedule(2, 2, 4, 5)] == [((0, 1), 5), ((1, 0), 5), ((0, 1), 6), ((1, 0), 6)]
+    assert meeple.win_shares([9, 4, 9]) == [0.5, 0.0, 0.5]
+    lo, hi = meeple.wilson(5, 10)
+    assert lo == pytest.approx(0.2366, abs=1e-4) and hi == pytest.approx(0.7634, abs=1e-4)
+    # Shared wins reach the standings: two bots that always tie have half a win each per game.
+    result = meeple.TournamentResult(["a", "b"])
+    result.games = [GameResult(("a", "b"), [10, 10], 1)] * 4
+    rows = {row["bot"]: row for row in result.standings()}
+    assert rows["a"]["wins"] == 2.0 and rows["b"]["win_rate"] == 0.5
+
+
+def test_the_version_is_the_one_of_the_cmake_project():
+    import importlib.metadata
+    import re
+    from pathlib import Path
+
+    cmake = (Path(__file__).parents[2] / "CMakeLists.txt").read_text()
+    assert meeple.__version__ == re.search(r"project\(meeple VERSION ([0-9.]+)", cmake).group(1)
+    assert importlib.metadata.version("meeple") == meeple.__version__

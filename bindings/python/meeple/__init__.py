@@ -30,6 +30,7 @@ from ._meeple import (
     RulesError,
     State,
     TrainedEvaluator,
+    __version__,
     action_features,
     action_space_size,
     board_planes,
@@ -41,13 +42,16 @@ from ._meeple import (
     make_player,
     play_games,
     replay,
+    schedule,
     tile_geometry,
     tile_ids,
+    win_shares,
+    wilson,
 )
 
 from .render import position_of_record, render_svg
 from .sprt import SprtResult, sprt
-from .tournament import TournamentResult, tournament, wilson
+from .tournament import TournamentResult, tournament
 from .viewer import viewer_html, write_viewer
 
 __all__ = [
@@ -57,5 +61,5 @@ __all__ = [
     "RecordBuilder", "Rules", "RulesError", "State", "action_space_size", "board_planes", "encode_action",
     "generate_selfplay", "legal_action_mask", "make_evaluator", "make_player", "play_games", "replay",
     "position_of_record", "render_svg", "sprt", "SprtResult", "tile_geometry", "tile_ids", "tournament",
-    "TournamentResult", "wilson",
+    "TournamentResult", "wilson", "win_shares", "schedule", "__version__",
 ]

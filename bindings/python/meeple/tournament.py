@@ -5,20 +5,21 @@ written at once to a JSON Lines file of meeple-game/1 records, and a rerun with 
                                players=2, seed=1, workers=2, out="runs/ladder/games.jsonl")
     print(result.table())
 
-Schedule. With N bots and K seats, every set of K bots (itertools.combinations, in order) is a group;
-groups take turns, and each group plays K games on one tile order (the seed), its bots rotated through the
-seats. Game g therefore has a fixed group, rotation and seed, and the same call always plays the same
-games: a rerun skips the ones its file already holds (matched by seed and seat order).
+Schedule (the C++ one of `meeple match`, meeple.schedule). With N bots and K seats, every set of K bots
+(itertools.combinations, in order) is a group; groups take turns, and each group plays K games on one tile
+order (the seed), its bots rotated through the seats. Game g therefore has a fixed group, rotation and
+seed, and the same call always plays the same games: a rerun skips the ones its file already holds (matched
+by seed and seat order).
 """
 from __future__ import annotations
 
 import itertools
 import json
-import math
 import os
 from dataclasses import dataclass, field
 
 from . import _meeple, cluster
+from ._meeple import wilson
 
 
 @dataclass(frozen=True)
@@ -36,23 +37,11 @@ def bot_name(bot) -> str:
 
 
 def schedule(bots, games: int, players: int, seed: int) -> list[ScheduledGame]:
-    if len(bots) < 2:
-        raise ValueError("a tournament needs at least 2 bots")
-    if not 2 <= players <= _meeple.MAX_PLAYERS:
-        raise ValueError(f"players must be 2 to {_meeple.MAX_PLAYERS}, got {players}")
-    if players > len(bots):
-        raise ValueError(f"{players} seats but only {len(bots)} bots: repeat a bot to fill seats")
     names = [bot_name(b) for b in bots]
     if len(set(names)) != len(names):
         raise ValueError(f"bot names must differ (they name the players in records): {names}")
-    groups = list(itertools.combinations(range(len(bots)), players))
-    out = []
-    for g in range(games):
-        block, rotation = divmod(g, players)
-        group = groups[block % len(groups)]
-        seats = tuple(bots[group[(p + rotation) % players]] for p in range(players))
-        out.append(ScheduledGame(g, seats, seed + block))
-    return out
+    return [ScheduledGame(g, tuple(bots[i] for i in seats), game_seed)
+            for g, (seats, game_seed) in enumerate(_meeple.schedule(len(bots), players, games, seed))]
 
 
 @dataclass
@@ -75,13 +64,11 @@ class TournamentResult:
         ratings = {name: model.rating(name=name) for name in self.bots}
         stats = {name: {"bot": name, "games": 0, "wins": 0.0, "score": 0.0} for name in self.bots}
         for game in self.games:
-            top = max(game.scores)
-            winners = [n for n, s in zip(game.names, game.scores) if s == top]
-            for name, score in zip(game.names, game.scores):
+            for name, score, share in zip(game.names, game.scores, _meeple.win_shares(game.scores)):
                 st = stats[name]
                 st["games"] += 1
                 st["score"] += score
-                st["wins"] += 1 / len(winners) if name in winners else 0
+                st["wins"] += share
             # Ranks from scores (ties share a rank), one team per seat.
             teams = [[ratings[n]] for n in game.names]
             ranks = [sorted(game.scores, reverse=True).index(s) + 1 for s in game.scores]
@@ -123,16 +110,6 @@ class TournamentResult:
             writer = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
             writer.writeheader()
             writer.writerows(rows)
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval of a proportion (95% by default)."""
-    if n == 0:
-        return 0.0, 1.0
-    p, z2 = wins / n, z * z / n
-    centre = (p + z2 / 2) / (1 + z2)
-    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n)) / (1 + z2)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def read_finished(path, rules=None, bots=None) -> dict:

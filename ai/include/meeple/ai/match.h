@@ -1,7 +1,8 @@
-// Games between bots: one game, or many at once on oneTBB. `meeple match`, `meeple selfplay` and the
-// Python tournaments all play through here.
+// Games between bots: one game, or many at once on oneTBB, and the statistics of a match. `meeple match`,
+// `meeple selfplay` and the Python tournaments all play, rotate seats and count wins through here.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -48,7 +49,32 @@ using GameFinished = std::function<void(int index, const State& final_state, con
 void stream_games(const Rules& rules, size_t count, const std::function<GameSpec(size_t)>& game, int jobs, bool records,
                   const GameFinished& on_finished, const std::atomic<bool>* stop = nullptr);
 
-// Wins with ties shared: 1 / (number of winners) to each seat on top (B13).
-std::vector<double> win_shares(const State& final_state);
+// The seats of one scheduled game: seats[p] indexes the list of bots, and seed is the tile order.
+struct Seating {
+  std::vector<int> seats;
+  uint64_t seed = 0;
+  bool operator==(const Seating&) const = default;
+};
+
+// A match between `bots` bots in games of `players` seats. Every set of `players` bots (in lexicographic
+// order, as Python's itertools.combinations) is a group; groups take turns, and each group plays `players`
+// games on one tile order, seed + the group's turn, its bots rotated through the seats: in game r of a
+// turn, seat p is played by the group's bot (p + r) % players. So game g always has the same seats and
+// seed, whatever the number of games, and every tile order is played from every seat. Throws
+// std::invalid_argument for fewer than 2 bots, players outside 2..kMaxPlayers, or more seats than bots.
+std::vector<Seating> schedule(int bots, int players, size_t games, uint64_t seed);
+
+// Wins with ties shared (B13: 1 / (number of winners) to each seat on top), counted in sixtieths of a win
+// (1/k for k <= 6 winners is a whole number of them), so that sums are exact whatever the order of games.
+constexpr int64_t kWinUnits = 60;
+std::array<int64_t, kMaxPlayers> win_units(const std::array<int, kMaxPlayers>& scores, int players);
+std::array<int64_t, kMaxPlayers> win_units(const State& final_state);
+
+// A proportion's Wilson score interval: `successes` (may be fractional: shared wins) out of `trials`, at z
+// standard deviations (1.96: 95%). The whole [0, 1] when there are no trials.
+struct Interval {
+  double lo = 0, hi = 1;
+};
+Interval wilson(double successes, double trials, double z = 1.96);
 
 }  // namespace meeple
