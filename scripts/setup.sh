@@ -7,7 +7,7 @@ debian_packages=(
   cmake g++ make ninja-build pkg-config git
   libeigen3-dev libtbb-dev libgtest-dev libgmock-dev libbenchmark-dev
   nlohmann-json3-dev libcli11-dev pybind11-dev python3-dev python3-venv
-  chromium  # headless browser test of the HTML game viewer
+  chromium chromium-driver  # headless browser tests: the HTML game viewer, `meeple play` played by clicks
   clang libclang-rt-dev  # libFuzzer targets (tests/fuzz)
 )
 

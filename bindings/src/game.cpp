@@ -316,6 +316,16 @@ apply() raises RulesError for an illegal action and leaves the state unchanged.)
         return d.deal(s);
       }, py::arg("state"));
 
+  m.def("action_json", [](const State& before, Action a) -> py::object {
+    if (!before.is_legal(a)) throw RulesViolation(before.why_illegal(a));
+    std::string text;
+    append_action_json(before, a, text);
+    if (text.empty()) return py::none();
+    return py::module_::import("json").attr("loads")(text);
+  }, py::arg("before"), py::arg("action"),
+        R"doc(The record form (meeple-game/1) of a legal action in the state it applies to, as a dict: e.g.
+{"deploy": {"figure": "follower", "at": "NL"}, "p": 0}, locations in the board's frame. None for choosing
+to draw instead of placing the abbey, which records have no form of its own for. RulesError if illegal.)doc");
   m.def("replay", [](const std::string& text, bool check_result) {
     try {
       return replay(parse_record(text), check_result);

@@ -1,6 +1,10 @@
-// Observations for learning: board planes around the played area, and a fixed encoding of actions as
-// integers with a legal-action mask. Both use the same window: `size` x `size` cells centred on the middle
-// of the board's bounding box, so a placement's index matches the planes' cell.
+// Observations for learning: board planes around the played area, and an encoding of actions as integers.
+// The encoding numbers the cells of placements and abbeys in one of two ways:
+// - the planes' window: `size` x `size` cells centred on the middle of the board's bounding box, so that a
+//   placement's index matches the planes' cell (placements outside the window have no index);
+// - action ids: the rank of the cell among this decision's legal cells, so that every legal action has an
+//   id, in a space of fixed size (ACTION_IDS) whatever the board; what the environments (OpenSpiel,
+//   PettingZoo, Gymnasium) act in.
 #include <algorithm>
 
 #include <pybind11/numpy.h>
@@ -47,17 +51,18 @@ struct Encoding {
   int size() const { return wagon() + kMaxNodes; }
 };
 
-int encode(const State& s, const Window& w, Action a) {
-  const Encoding e{w.size * w.size};
+// `cell_of(x, y)`: the number of a cell, 0 .. e.n - 1, or -1 when it has none.
+template <class CellOf>
+int encode(const Encoding& e, Action a, const CellOf& cell_of) {
   switch (a.kind()) {
     case Action::kPass: return 0;
     case Action::kPlace: {
-      const int c = w.cell(a.x(), a.y());
+      const int c = cell_of(a.x(), a.y());
       return c < 0 ? -1 : e.place() + 4 * c + a.rotation();
     }
     case Action::kDeploy: return e.deploy() + static_cast<int>(a.figure()) * kMaxSegments + a.segment();
     case Action::kAbbey: {
-      const int c = w.cell(a.x(), a.y());
+      const int c = cell_of(a.x(), a.y());
       return c < 0 ? -1 : e.abbey() + c;
     }
     case Action::kCountDeploy:
@@ -67,7 +72,31 @@ int encode(const State& s, const Window& w, Action a) {
     case Action::kWagon: return e.wagon() + a.node();
     default: return -1;
   }
-  (void)s;
+}
+
+int encode(const Window& w, Action a) {
+  return encode(Encoding{w.size * w.size}, a, [&](int x, int y) { return w.cell(x, y); });
+}
+
+// Action ids: cells numbered by rank among the legal placements' (or abbeys') cells, which are frontier
+// cells, so kMaxFrontier numbers suffice.
+const Encoding kIds{kMaxFrontier};
+
+std::vector<std::pair<int, Action>> legal_ids(const State& s) {
+  ActionList legal;
+  s.legal_actions(legal);
+  std::vector<CellKey> cells;
+  for (Action a : legal)
+    if (a.kind() == Action::kPlace || a.kind() == Action::kAbbey) cells.push_back(cell_key(a.x(), a.y()));
+  std::sort(cells.begin(), cells.end());
+  cells.erase(std::unique(cells.begin(), cells.end()), cells.end());
+  const auto rank = [&](int x, int y) {
+    return static_cast<int>(std::lower_bound(cells.begin(), cells.end(), cell_key(x, y)) - cells.begin());
+  };
+  std::vector<std::pair<int, Action>> out;
+  for (Action a : legal) out.emplace_back(encode(kIds, a, rank), a);
+  std::sort(out.begin(), out.end(), [](const auto& l, const auto& r) { return l.first < r.first; });
+  return out;
 }
 
 }  // namespace
@@ -126,7 +155,7 @@ void init_observation(py::module_& m) {
 
   m.def("action_space_size", [](int size) { return Encoding{size * size}.size(); }, py::arg("size") = 31,
         "Number of action indices for a window of size x size cells.");
-  m.def("encode_action", [](const State& s, Action a, int size) { return encode(s, Window(s, size), a); },
+  m.def("encode_action", [](const State& s, Action a, int size) { return encode(Window(s, size), a); },
         py::arg("state"), py::arg("action"), py::arg("size") = 31,
         "The index of an action in this state's window (-1: a placement outside the window, or a draw).");
   m.def("legal_action_mask", [](const State& s, int size) {
@@ -138,7 +167,7 @@ void init_observation(py::module_& m) {
     std::vector<Action> actions(static_cast<size_t>(mask.size()), Action::none());
     py::dict by_index;
     for (Action a : legal) {
-      const int i = encode(s, w, a);
+      const int i = encode(w, a);
       if (i < 0) continue;
       mask.mutable_data()[i] = true;
       by_index[py::int_(i)] = a;
@@ -146,6 +175,22 @@ void init_observation(py::module_& m) {
     return py::make_tuple(mask, by_index);
   }, py::arg("state"), py::arg("size") = 31,
         "(mask of legal action indices, {index: Action}); placements outside the window are left out.");
+
+  m.attr("ACTION_IDS") = kIds.size();
+  m.def("legal_action_ids", [](const State& s) {
+    const auto legal = legal_ids(s);
+    py::array_t<int64_t> ids(static_cast<py::ssize_t>(legal.size()));
+    std::vector<Action> actions;
+    for (size_t i = 0; i < legal.size(); ++i) {
+      ids.mutable_data()[i] = legal[i].first;
+      actions.push_back(legal[i].second);
+    }
+    return py::make_tuple(ids, actions);
+  }, py::arg("state"), R"doc((ids, actions): every legal action and its id, in ascending order of id.
+
+Ids lie in 0 .. ACTION_IDS - 1 and every legal action has one: a placement's (and an abbey's) cell is numbered
+by its rank among the decision's legal cells (sorted by row, then column), not by a window. Empty at chance
+and terminal nodes.)doc");
 }
 
 }  // namespace meeple::python

@@ -14,6 +14,7 @@ search, trained on MCTS visit counts: meeple.policy (python -m meeple train-poli
 
 from ._meeple import (
     ACTION_FEATURE_NAMES,
+    ACTION_IDS,
     FEATURE_NAMES,
     MAX_PLAYERS,
     SCORE_CATEGORIES,
@@ -37,6 +38,7 @@ from ._meeple import (
     encode_action,
     generate_policy_data,
     generate_selfplay,
+    legal_action_ids,
     legal_action_mask,
     make_evaluator,
     make_player,
@@ -55,7 +57,7 @@ from .tournament import TournamentResult, tournament
 from .viewer import viewer_html, write_viewer
 
 __all__ = [
-    "ACTION_FEATURE_NAMES", "PolicyNet", "action_features", "generate_policy_data",
+    "ACTION_FEATURE_NAMES", "ACTION_IDS", "legal_action_ids", "PolicyNet", "action_features", "generate_policy_data",
     "FEATURE_NAMES", "MAX_PLAYERS", "SCORE_CATEGORIES", "Action", "Dealer", "Evaluator", "FittedEvaluator",
     "LinearEvaluator", "MlpEvaluator", "Player", "TrainedEvaluator",
     "RecordBuilder", "Rules", "RulesError", "State", "action_space_size", "board_planes", "encode_action",

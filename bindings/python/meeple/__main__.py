@@ -1,4 +1,4 @@
-"""python -m meeple: tournament, train, replay, render, view, info.
+"""python -m meeple: tournament, train, play, replay, render, view, info.
 
     python -m meeple tournament --bots mcts:iterations=2000 heuristic greedy random --games 48 --players 2 \
         --seed 1 --out runs/ladder
@@ -7,6 +7,7 @@
     python -m meeple replay runs/ladder/games.jsonl
     python -m meeple render runs/ladder/games.jsonl --game 3 --actions 80 --out board.svg
     python -m meeple view runs/ladder/games.jsonl --game 3 --out game3.html
+    python -m meeple play --bots mcts:ms=1000 --expansions river2 --port 8000
     python -m meeple info
 """
 from __future__ import annotations
@@ -116,6 +117,14 @@ def cmd_view(args) -> int:
     return 0
 
 
+def cmd_play(args) -> int:
+    from .play import serve
+
+    rules = _meeple.Rules(players=1 + len(args.bots), expansions=args.expansions, options=parse_options(args.option))
+    serve(rules, args.bots, seat=args.seat, seed=args.seed, port=args.port, out=args.out, open_browser=not args.no_open)
+    return 0
+
+
 def cmd_info(args) -> int:
     info = {"max_players": _meeple.MAX_PLAYERS, "tile_types": len(_meeple.tile_ids()),
             "features": list(_meeple.FEATURE_NAMES), "score_categories": list(_meeple.SCORE_CATEGORIES)}
@@ -208,6 +217,17 @@ def main(argv=None) -> int:
     v.add_argument("--game", type=int, default=1)
     v.add_argument("--out", default="game.html")
     v.set_defaults(run=cmd_view)
+    pl = sub.add_parser("play", help="play bots yourself, in the browser (a local web app on 127.0.0.1)")
+    pl.add_argument("--bots", nargs="+", default=["mcts:ms=1000"], help="one bot spec per other seat")
+    pl.add_argument("--seat", type=int, default=0, help="your seat (0 plays first)")
+    pl.add_argument("--expansions", nargs="*", default=[], help="river2 count king_robber cult_places abbey_mayor")
+    pl.add_argument("--option", action="append", default=[], help="rule option NAME=VALUE (repeatable)")
+    pl.add_argument("--seed", type=int, default=None, help="tile order (default: random)")
+    pl.add_argument("--port", type=int, default=8000, help="0: any free port")
+    pl.add_argument("--out", default=None, help="file the finished games' records are appended to "
+                    "(default: runs/play/games-DATE.jsonl)")
+    pl.add_argument("--no-open", action="store_true", help="do not open a browser")
+    pl.set_defaults(run=cmd_play)
     i = sub.add_parser("info", help="what this build knows: players, tiles, features")
     i.set_defaults(run=cmd_info)
     args = parser.parse_args(argv)

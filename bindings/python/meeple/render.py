@@ -84,6 +84,11 @@ def _tile_body(geometry) -> list[str]:
     return out
 
 
+def tile_svg(tile_id: str) -> str:
+    """The SVG elements of a tile as printed (rotation 0) in its own frame, 0..T pixels square."""
+    return "".join(_tile_body(_meeple.tile_geometry(tile_id)))
+
+
 def _figure(kind, x, y, colour) -> str:
     if kind == "mayor":
         return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{T * 0.14:.1f}" fill="{colour}" stroke="white" stroke-width="2"/>'

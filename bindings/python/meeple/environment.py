@@ -1,0 +1,119 @@
+"""What the environment wrappers share (meeple.openspiel, meeple.pettingzoo, meeple.gymnasium): a game seen
+as integer actions, one seat's observation as arrays, and zero-sum rewards.
+
+    game = meeple.environment.SeatView(meeple.Rules(players=2))
+    ids, actions = game.legal(state)             # every legal action and its id (< meeple.ACTION_IDS)
+    obs = game.observe(state, seat=1)            # float32, game.observation_size; game.split(obs) names parts
+
+Actions. Ids are meeple.legal_action_ids: placements and abbeys number their cell by its rank among the
+decision's legal cells, so every legal action has an id, in a space of fixed size whatever the board.
+
+Observation of seat s (every seat sees everything: the game has perfect information, the tile order being
+the only hidden thing and no one knowing it), flattened in this order:
+- planes: meeple.board_planes over a window of `window` x `window` cells around the board, with the figure
+  planes rotated so that plane 17 is seat s, 18 the next seat clockwise, and so on;
+- tile: one-hot of the tile in hand (indexed like meeple.tile_ids()), zeros when none;
+- remaining: copies of each tile type still to come, / 10;
+- scores: the current scores from seat s round the table, / 100;
+- features: the evaluator features (meeple.FEATURE_NAMES) of each seat from s round the table.
+
+Rewards are zero at every step but the last, which gives each seat n / (n - 1) * its share of the win - 1 /
+(n - 1): 1 to a sole winner, -1 / (n - 1) to each loser, 0 to two tied winners of a 2-player game; the sum
+is always 0.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import _meeple
+
+_PLANES = 17  # board planes before the figure planes (one per seat): see meeple.board_planes
+
+
+def make_rules(players=2, expansions=(), options=None) -> _meeple.Rules:
+    """Rules from the environments' parameters: expansions as a list or "river2,count", options as a dict or
+    "name=value name=value" (set options joined with +), both as in `meeple info`."""
+    if isinstance(options, str):
+        text = " ".join(part for part in [f"players={players}", expansions_text(expansions), options] if part)
+        return _meeple.Rules.parse(text)
+    return _meeple.Rules(players=players, expansions=expansions, options=options or {})
+
+
+def expansions_text(expansions) -> str:
+    names = expansions if isinstance(expansions, str) else ",".join(expansions)
+    return f"expansions={names}" if names else ""
+
+
+def win_utilities(scores) -> list[float]:
+    """Zero-sum rewards from final scores (see the module's doc)."""
+    n = len(scores)
+    return [n / (n - 1) * share - 1 / (n - 1) for share in _meeple.win_shares(list(scores))]
+
+
+class SeatView:
+    """Integer actions and one seat's observation for games under `rules`."""
+
+    def __init__(self, rules: _meeple.Rules, window: int = 31):
+        if not 3 <= window <= 255:
+            raise ValueError(f"window must be 3 to 255 cells, got {window}")
+        self.rules, self.window, self.players = rules, window, rules.players
+        self.tile_index = {tile: i for i, tile in enumerate(_meeple.tile_ids())}
+        tiles, features = len(self.tile_index), len(_meeple.FEATURE_NAMES)
+        self.parts = {
+            "planes": (_PLANES + self.players, window, window),
+            "tile": (tiles,),
+            "remaining": (tiles,),
+            "scores": (self.players,),
+            "features": (self.players, features),
+        }
+        self.observation_size = sum(int(np.prod(shape)) for shape in self.parts.values())
+        self.num_actions = _meeple.ACTION_IDS
+
+    def legal(self, state) -> tuple[np.ndarray, list]:
+        """(ids, actions) of the decision, ascending ids; empty at chance and terminal nodes."""
+        return _meeple.legal_action_ids(state)
+
+    def mask(self, state) -> np.ndarray:
+        """int8 [num_actions]: 1 at the legal ids."""
+        out = np.zeros(self.num_actions, np.int8)
+        out[self.legal(state)[0]] = 1
+        return out
+
+    def action(self, state, action_id) -> _meeple.Action:
+        """The legal action of an id; ValueError naming the legal ids otherwise."""
+        ids, actions = self.legal(state)
+        i = int(np.searchsorted(ids, action_id))
+        if i == len(ids) or ids[i] != action_id:
+            shown = ", ".join(str(x) for x in ids[:12]) + (", ..." if len(ids) > 12 else "")
+            raise ValueError(f"action id {action_id} is not legal here (phase {state.phase}, seat "
+                             f"{state.current_player}); legal ids: [{shown}]")
+        return actions[i]
+
+    def observe(self, state, seat: int, out: np.ndarray | None = None) -> np.ndarray:
+        """Seat `seat`'s observation, float32 [observation_size], written into `out` when given."""
+        out = np.empty(self.observation_size, np.float32) if out is None else out
+        view = self.split(out)
+        order = [(seat + k) % self.players for k in range(self.players)]
+        planes = _meeple.board_planes(state, self.window)
+        view["planes"][:_PLANES] = planes[:_PLANES]
+        view["planes"][_PLANES:] = planes[[_PLANES + p for p in order]]
+        view["tile"][:] = 0
+        if state.drawn_tile is not None:
+            view["tile"][self.tile_index[state.drawn_tile]] = 1
+        view["remaining"][:] = state.remaining_tiles() / 10
+        view["scores"][:] = np.asarray(state.scores, np.float32)[order] / 100
+        view["features"][:] = state.features()[order]
+        return out
+
+    def split(self, observation: np.ndarray) -> dict:
+        """Named views into a flat observation: planes, tile, remaining, scores, features."""
+        views, start = {}, 0
+        for name, shape in self.parts.items():
+            size = int(np.prod(shape))
+            views[name] = observation[start:start + size].reshape(shape)
+            start += size
+        return views
+
+    def returns(self, state) -> list[float]:
+        """Per seat: the win utilities once the game is over, zeros before."""
+        return win_utilities(state.scores) if state.is_terminal else [0.0] * self.players

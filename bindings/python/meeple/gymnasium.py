@@ -1,0 +1,117 @@
+"""meeple as a single-agent Gymnasium environment: one seat against meeple bots (pip install .[envs]).
+
+    from meeple.gymnasium import CarcassonneEnv
+    env = CarcassonneEnv(opponents=["greedy"], expansions=["river2"])  # or gymnasium.make("meeple/Carcassonne-v0", ...)
+    observation, info = env.reset(seed=1)
+    while True:
+        action = env.action_space.sample(observation["action_mask"])
+        observation, reward, terminated, truncated, info = env.step(action)
+        if terminated:
+            break
+
+The game has 1 + len(opponents) seats; the learner sits at `seat` (None: a random seat each episode). The
+opponents (bot specs as for meeple.make_player) play their moves and the tiles are drawn inside step(), so
+the learner sees only its own decisions; several come in a row within its turn (placement, follower...).
+Observations are {"observation": float32 [SeatView.observation_size], "action_mask": int8
+[meeple.ACTION_IDS]} as in meeple.environment; action_masks() gives the mask too (for sb3-contrib's
+maskable algorithms). The reward is 0 until the end, then the learner's zero-sum win utility (1 for a sole
+win, -1 / (number of opponents) for a loss). info holds the scores.
+
+An action that is not legal (not in the mask) ends the episode with reward -1 and info["illegal_action"]
+saying why, the position unchanged (illegal_action="lose", the default, which is what random sampling from
+action_space meets, as gymnasium's check_env does); illegal_action="raise" raises ValueError instead.
+"""
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from . import _meeple
+from .environment import SeatView, make_rules
+
+
+class CarcassonneEnv(gymnasium.Env):
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+
+    def __init__(self, opponents=("greedy",), seat: int | None = 0, expansions=(), options=None, window: int = 31,
+                 render_mode: str | None = None, illegal_action: str = "lose"):
+        opponents = [opponents] if isinstance(opponents, str) else list(opponents)
+        if not 1 <= len(opponents) < _meeple.MAX_PLAYERS:
+            raise ValueError(f"opponents: give 1 to {_meeple.MAX_PLAYERS - 1} bot specs, got {len(opponents)}")
+        players = 1 + len(opponents)
+        if seat is not None and not 0 <= seat < players:
+            raise ValueError(f"seat must be 0 to {players - 1} (or None: random), got {seat}")
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        if illegal_action not in ("lose", "raise"):
+            raise ValueError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
+        self.illegal_action = illegal_action
+        self.view = SeatView(make_rules(players, expansions, options), window)
+        for spec in opponents:  # a bad spec fails here, not in the middle of an episode
+            _meeple.make_player(spec, 0)
+        self.opponents, self.fixed_seat, self.render_mode = opponents, seat, render_mode
+        self.observation_space = spaces.Dict({
+            "observation": spaces.Box(-np.inf, np.inf, (self.view.observation_size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (self.view.num_actions,), np.int8),
+        })
+        self.action_space = spaces.Discrete(self.view.num_actions)
+        self.position, self.over = None, True
+
+    def reset(self, seed=None, options=None):
+        super().reset(seed=seed)
+        draw = lambda: int(self.np_random.integers(2**63))  # noqa: E731
+        players = self.view.players
+        self.seat = self.fixed_seat if self.fixed_seat is not None else int(self.np_random.integers(players))
+        others = iter(self.opponents)
+        self.bots = [None if p == self.seat else _meeple.make_player(next(others), draw()) for p in range(players)]
+        self.position, self.dealer = _meeple.State(self.view.rules), _meeple.Dealer(draw())
+        self._play_others()
+        self.over = self.position.is_terminal
+        return self._observation(), self._info()
+
+    def step(self, action):
+        if self.over:
+            raise RuntimeError("the episode is over (or never began): call reset()")
+        try:
+            chosen = self.view.action(self.position, int(action))
+        except ValueError as e:
+            if self.illegal_action == "raise":
+                raise
+            self.over = True
+            return self._observation(), -1.0, True, False, self._info() | {"illegal_action": str(e)}
+        self._apply(chosen)
+        self._play_others()
+        self.over = self.position.is_terminal
+        reward = self.view.returns(self.position)[self.seat] if self.over else 0.0
+        return self._observation(), reward, self.over, False, self._info()
+
+    def action_masks(self) -> np.ndarray:
+        return self.view.mask(self.position).astype(bool)
+
+    def render(self):
+        if self.render_mode is None:
+            return None
+        s = self.position
+        return f"{s!r}\nlearner at seat {self.seat}, phase {s.phase}, tile in hand {s.drawn_tile}, scores {s.scores}"
+
+    def _apply(self, action):
+        self.position.apply(action)
+        for bot in self.bots:
+            if bot is not None:
+                bot.observe(action)
+
+    def _play_others(self):
+        """Draws and the opponents' decisions, up to the learner's next decision or the end."""
+        s = self.position
+        while not s.is_terminal and (s.is_chance or s.current_player != self.seat):
+            self._apply(self.dealer.deal(s) if s.is_chance else self.bots[s.current_player].choose(s))
+
+    def _observation(self):
+        return {"observation": self.view.observe(self.position, self.seat), "action_mask": self.view.mask(self.position)}
+
+    def _info(self):
+        return {"scores": self.position.scores, "seat": self.seat}
+
+
+gymnasium.register("meeple/Carcassonne-v0", entry_point=CarcassonneEnv)

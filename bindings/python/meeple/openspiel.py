@@ -1,0 +1,246 @@
+"""meeple in OpenSpiel: importing this module registers the game "meeple_carcassonne" with pyspiel.
+
+    import pyspiel, meeple.openspiel
+    game = pyspiel.load_game("meeple_carcassonne", {"players": 3, "expansions": "river2,king_robber",
+                                                     "options": "small_city=two_points"})
+    pyspiel.random_sim_test(game, num_sims=5, serialize=False, verbose=False)
+
+Parameters: players (2-6), expansions (comma-separated, as in `meeple info`), options ("name=value ...",
+set options joined with +), window (cells across the board planes of the observation, default 31).
+
+The tile draw is an explicit chance node: outcome t is tile type t of meeple.tile_ids(), with the
+probabilities of the rules (the River's fixed order included). Player actions are meeple.legal_action_ids
+(see meeple.environment), at most meeple.ACTION_IDS of them. The game has perfect information; the
+observation and information-state tensors are meeple.environment.SeatView's observation of the seat (the
+position is all a player needs; the information-state string is the action history). Returns are zero-sum
+win utilities: 1 to a sole winner, -1 / (n - 1) to each loser, shared wins in between.
+
+`MeepleBot(spec)` plays any meeple bot as a pyspiel.Bot, and `python -m meeple.openspiel` plays OpenSpiel's
+own MCTS against meeple bots (seats rotated over paired tile orders) and prints a table.
+"""
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+import pyspiel
+
+from . import _meeple
+from .environment import SeatView, make_rules
+
+GAME_NAME = "meeple_carcassonne"
+_DEFAULTS = {"players": 2, "expansions": "", "options": "", "window": 31}
+_TILES = _meeple.tile_ids()
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name=GAME_NAME,
+    long_name="Carcassonne (meeple engine)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=_meeple.MAX_PLAYERS,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=_DEFAULTS)
+
+
+class CarcassonneGame(pyspiel.Game):
+    def __init__(self, params=None):
+        params = {**_DEFAULTS, **(params or {})}
+        unknown = set(params) - set(_DEFAULTS)
+        if unknown:
+            raise ValueError(f"unknown {GAME_NAME} parameters {sorted(unknown)}; they are {sorted(_DEFAULTS)}")
+        rules = make_rules(params["players"], params["expansions"], params["options"])
+        self.view = SeatView(rules, params["window"])
+        n = rules.players
+        # A turn is at most: the abbey choice, the placement, a deploy, a Count deploy, a wagon move per
+        # player and the Count's redeploys (one per follower); the deck has fewer than 134 tiles.
+        turn = 4 + n + 7 * n
+        super().__init__(_GAME_TYPE, pyspiel.GameInfo(
+            num_distinct_actions=_meeple.ACTION_IDS,
+            max_chance_outcomes=len(_TILES),
+            num_players=n,
+            min_utility=-1.0 / (n - 1),
+            max_utility=1.0,
+            utility_sum=0.0,
+            max_game_length=134 * turn), params)
+
+    def new_initial_state(self):
+        return CarcassonneState(self, _meeple.State(self.view.rules))
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        if params:
+            raise ValueError(f"{GAME_NAME} observers take no parameters, got {params}")
+        perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        return SeatObserver(self.view, perfect_recall)
+
+
+class CarcassonneState(pyspiel.State):
+    def __init__(self, game: CarcassonneGame, state):
+        super().__init__(game)
+        self.view = game.view
+        self.meeple_state = state  # the meeple.State: what meeple's bots and functions take
+
+    def current_player(self):
+        s = self.meeple_state
+        if s.is_terminal:
+            return pyspiel.PlayerId.TERMINAL
+        return pyspiel.PlayerId.CHANCE if s.is_chance else s.current_player
+
+    def _legal_actions(self, player):
+        return self.view.legal(self.meeple_state)[0].tolist()
+
+    def chance_outcomes(self):
+        return [(_TILE_INDEX[a.tile], p) for a, p in self.meeple_state.chance_outcomes()]
+
+    def _apply_action(self, action):
+        s = self.meeple_state
+        s.apply(_meeple.Action.draw(_TILES[action]) if s.is_chance else self.view.action(s, action))
+
+    def _action_to_string(self, player, action):
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"draw({_TILES[action]})"
+        return repr(self.view.action(self.meeple_state, action))
+
+    def is_terminal(self):
+        return self.meeple_state.is_terminal
+
+    def returns(self):
+        return self.view.returns(self.meeple_state)
+
+    def __str__(self):
+        s = self.meeple_state
+        return f"{s!r} tile in hand {s.drawn_tile} scores {s.scores}"
+
+    def __deepcopy__(self, memo):
+        # What OpenSpiel's clone() runs: the engine's state is copied (a few KiB), the view is shared.
+        return CarcassonneState(self.get_game(), self.meeple_state.copy())
+
+
+class SeatObserver:
+    """OpenSpiel's observer of a seat: tensor (SeatView.observe) with named views in `dict`."""
+
+    def __init__(self, view: SeatView, perfect_recall: bool):
+        self.view, self.perfect_recall = view, perfect_recall
+        self.tensor = np.zeros(view.observation_size, np.float32)
+        self.dict = view.split(self.tensor)
+
+    def set_from(self, state, player):
+        self.view.observe(state.meeple_state, player, out=self.tensor)
+
+    def string_from(self, state, player):
+        if self.perfect_recall:
+            return state.history_str()
+        return f"seat {player}: {state}"
+
+
+_TILE_INDEX = {tile: i for i, tile in enumerate(_TILES)}
+
+pyspiel.register_game(_GAME_TYPE, CarcassonneGame)
+
+
+class MeepleBot(pyspiel.Bot):
+    """A meeple bot (a spec as for meeple.make_player) playing in OpenSpiel. It searches afresh each
+    decision (it is not told the moves in between)."""
+
+    def __init__(self, spec: str, seed: int = 1):
+        pyspiel.Bot.__init__(self)
+        self.spec, self._player = spec, _meeple.make_player(spec, seed)
+
+    def step(self, state):
+        chosen = self._player.choose(state.meeple_state)
+        ids, actions = state.view.legal(state.meeple_state)
+        return int(ids[actions.index(chosen)])
+
+    def restart_at(self, state):
+        pass
+
+
+def openspiel_mcts(game, simulations: int, rollouts: int = 1, seed: int = 1, uct_c: float = 2.0):
+    """OpenSpiel's MCTSBot with random-rollout evaluation, its returns in [-1, 1] as the game gives them."""
+    from open_spiel.python.algorithms import mcts
+
+    rng = np.random.RandomState(seed)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=rollouts, random_state=rng)
+    return mcts.MCTSBot(game, uct_c, simulations, evaluator, solve=False, random_state=rng)
+
+
+def play_game(game, bots, seed: int) -> list[int]:
+    """One game, bots[p] at seat p, tiles dealt by meeple.Dealer(seed) (the tile order of meeple's own
+    matches with that seed); returns the final scores."""
+    state, dealer = game.new_initial_state(), _meeple.Dealer(seed)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(_TILE_INDEX[dealer.deal(state.meeple_state).tile])
+        else:
+            state.apply_action(bots[state.current_player()].step(state))
+    return state.meeple_state.scores
+
+
+def match(game, bots: dict, games: int, seed: int = 1, progress: bool = True) -> list[dict]:
+    """Plays `games` games between named bot factories (name -> function(seed) returning a pyspiel.Bot), one
+    seat each, rotated over paired tile orders as meeple's tournaments (meeple.schedule). Returns one row per
+    bot: games, wins (ties shared), win_rate, win_lo and win_hi (Wilson 95%), mean score."""
+    names = list(bots)
+    players = game.num_players()
+    rows = {name: {"bot": name, "games": 0, "wins": 0.0, "score": 0.0} for name in names}
+    plan = _meeple.schedule(len(names), players, games, seed)
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=games, unit="game", desc="openspiel match")
+    for g, (seats, game_seed) in enumerate(plan):
+        seated = [bots[names[b]](game_seed * 16 + p + 1) for p, b in enumerate(seats)]
+        scores = play_game(game, seated, game_seed)
+        for p, (b, share) in enumerate(zip(seats, _meeple.win_shares(scores))):
+            row = rows[names[b]]
+            row["games"] += 1
+            row["wins"] += share
+            row["score"] += scores[p]
+        if bar:
+            bar.update(1)
+    if bar:
+        bar.close()
+    out = []
+    for row in rows.values():
+        n = max(row["games"], 1)
+        lo, hi = _meeple.wilson(row["wins"], row["games"])
+        out.append(row | {"win_rate": row["wins"] / n, "win_lo": lo, "win_hi": hi, "mean_score": row["score"] / n})
+    return out
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m meeple.openspiel",
+                                     description="OpenSpiel's MCTS (random rollouts) against meeple bots, seats rotated "
+                                                 "over paired tile orders.")
+    parser.add_argument("--against", nargs="+", default=["greedy"], help="meeple bot specs (default: greedy)")
+    parser.add_argument("--simulations", type=int, default=100, help="OpenSpiel MCTS simulations per decision")
+    parser.add_argument("--rollouts", type=int, default=1, help="random rollouts per OpenSpiel MCTS leaf")
+    parser.add_argument("--games", type=int, default=4)
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--expansions", default="")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    if args.players > 1 + len(args.against):
+        parser.error(f"--players {args.players} needs {args.players - 1} meeple bots in --against")
+    game = pyspiel.load_game(GAME_NAME, {"players": args.players, "expansions": args.expansions})
+    name = f"openspiel-mcts:sims={args.simulations},rollouts={args.rollouts}"
+    bots = {name: lambda seed: openspiel_mcts(game, args.simulations, args.rollouts, seed)}
+    for spec in args.against:
+        bots[spec] = lambda seed, spec=spec: MeepleBot(spec, seed)
+    rows = match(game, bots, args.games, args.seed)
+    print(f"{args.games} games, {args.players} players, expansions: {args.expansions or 'none'}")
+    print(f"{'bot':<36} {'games':>6} {'wins':>6} {'win%':>6} {'95% interval':>15} {'score':>7}")
+    for row in rows:
+        print(f"{row['bot']:<36} {row['games']:>6} {row['wins']:>6.1f} {100 * row['win_rate']:>5.1f}% "
+              f"[{100 * row['win_lo']:>5.1f}, {100 * row['win_hi']:>5.1f}] {row['mean_score']:>7.1f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,245 @@
+"""python -m meeple play: a person plays meeple's bots in the browser, served on 127.0.0.1.
+
+    python -m meeple play --bots mcts:ms=1000 greedy --expansions river2 abbey_mayor --port 8000
+
+The page (play.html) shows the board (meeple.render_svg), the tile in hand with the cells where it fits
+highlighted, and every other decision of the rules in play as buttons, with the spots of figures marked on
+the board. The game is played here, in this process: the page asks for the position (GET /api/state) and
+sends the person's choice (POST /api/act {"action": index of the decision's choices}); the bots then play
+until it is the person's turn again, and the answer is the new position. When the game ends its record
+(meeple-game/1) is appended to --out.
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+import threading
+import time
+import webbrowser
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib import resources
+
+from . import _meeple
+from .render import T, render_svg, tile_svg
+
+EDGES = {"N": (0.5, 0.2), "E": (0.8, 0.5), "S": (0.5, 0.8), "W": (0.2, 0.5)}
+HALVES = {"NL": (0.25, 0.12), "NR": (0.75, 0.12), "EL": (0.88, 0.25), "ER": (0.88, 0.75),
+          "SL": (0.75, 0.88), "SR": (0.25, 0.88), "WL": (0.12, 0.75), "WR": (0.12, 0.25)}
+CORNERS = {"NE": (0.85, 0.15), "SE": (0.85, 0.85), "SW": (0.15, 0.85), "NW": (0.15, 0.15)}
+INNER = {"C": (0.5, 0.5), "I1": (0.4, 0.6), "I2": (0.6, 0.4)}
+SPOTS = EDGES | HALVES | CORNERS | INNER
+
+
+def spot_point(x: int, y: int, code: str) -> list[float]:
+    """Where a location (record code, board frame) of the tile at (x, y) is drawn, in render_svg pixels."""
+    fx, fy = SPOTS[code]
+    return [(x + fx) * T, (y + fy) * T]
+
+
+def spot_kind(tile_id: str, rotation: int, code: str) -> str:
+    """What lies at a location (record code, board frame) of a tile placed turned `rotation` degrees."""
+    if code in CORNERS:
+        return "field corner"
+    if code in INNER:
+        segments = _meeple.tile_geometry(tile_id)["segments"]
+        return next((g["kind"] for g in segments if g["kind"] in ("cloister", "shrine")), "field") if code == "C" else "field"
+    turns = rotation // 90
+    for segment in _meeple.tile_geometry(tile_id)["segments"]:
+        if code in EDGES and ("NESW".index(code) - turns) % 4 in segment["edges"]:
+            return segment["kind"]
+        if code in HALVES and (list(HALVES).index(code) - 2 * turns) % 8 in segment["halves"]:
+            return segment["kind"]
+    return "?"
+
+
+def describe(record: dict | None) -> str:
+    """A decision's record form in words."""
+    if record is None:
+        return "draw a tile (keep the abbey)"
+    kind, what = next((k, v) for k, v in record.items() if k != "p")
+    if kind == "place":
+        return f"place at ({what[0]}, {what[1]}) turned {what[2]}°"
+    if what is None:
+        return {"deploy": "place no figure", "count_deploy": "no follower into Carcassonne",
+                "redeploy": "stop redeploying", "abbey": "decline the abbey", "wagon": "take the wagon back"}[kind]
+    if kind == "deploy":
+        return f"{what['figure']} on {what['at']}"
+    if kind == "count_deploy":
+        to = what.get("count_to", "")
+        return f"{what['figure']} into the {what['quarter']}" + (f", the Count to the {to}" if to else "")
+    if kind == "redeploy":
+        return f"{what['figure']} from the {what['from']} to ({what['to'][0]}, {what['to'][1]}) {what['to'][2]}"
+    if kind == "abbey":
+        return f"abbey at ({what[0]}, {what[1]})"
+    if kind == "wagon":
+        return f"wagon to ({what[0]}, {what[1]}) {what[2]}"
+    return json.dumps(record)
+
+
+class Table:
+    """One game between a person (seat `seat`) and bots, played as the page asks."""
+
+    def __init__(self, rules, bots: list[str], seat: int, seed: int, out: str):
+        if not 0 <= seat <= len(bots):
+            raise ValueError(f"--seat must be 0 to {len(bots)} with {len(bots)} bots, got {seat}")
+        for spec in bots:
+            _meeple.make_player(spec, 0)  # a bad spec fails before the server starts
+        self.rules, self.bot_specs, self.seat, self.out = rules, bots, seat, out
+        self.names = list(bots[:seat]) + ["you"] + list(bots[seat:])
+        self.lock = threading.Lock()
+        self.new_game(seed)
+
+    def new_game(self, seed: int) -> None:
+        self.seed = seed
+        specs = iter(self.bot_specs)
+        self.bots = [None if p == self.seat else _meeple.make_player(next(specs), seed * 16 + p + 1)
+                     for p in range(self.rules.players)]
+        self.state, self.dealer = _meeple.State(self.rules), _meeple.Dealer(seed)
+        self.recorder = _meeple.RecordBuilder(self.rules, self.names, seed)
+        self.log, self.saved = [], None
+        self._play_until_the_person()
+
+    def _apply(self, action) -> None:
+        s = self.state
+        if not s.is_chance:
+            self.log.append(f"{self.names[s.current_player]}: {describe(_meeple.action_json(s, action))}")
+        elif action.tile is not None:
+            self.log.append(f"tile drawn: {action.tile}")
+        self.recorder.add(s, action)
+        s.apply(action)
+        for bot in self.bots:
+            if bot is not None:
+                bot.observe(action)
+
+    def _play_until_the_person(self) -> None:
+        s = self.state
+        while not s.is_terminal and (s.is_chance or s.current_player != self.seat):
+            self._apply(self.dealer.deal(s) if s.is_chance else self.bots[s.current_player].choose(s))
+        if s.is_terminal and self.saved is None:
+            self.saved = self._save()
+
+    def _save(self) -> str:
+        if os.path.dirname(self.out):
+            os.makedirs(os.path.dirname(self.out), exist_ok=True)
+        with open(self.out, "a") as f:
+            f.write(self.recorder.finish(self.state) + "\n")
+        return self.out
+
+    def act(self, index: int) -> None:
+        """The person's choice: index into the decision's choices (legal_actions order)."""
+        s = self.state
+        if s.is_terminal:
+            raise ValueError("the game is over: start a new one")
+        legal = s.legal_actions()
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(legal):
+            raise ValueError(f"action must be an index 0 to {len(legal) - 1} of this decision's choices, got {index!r}")
+        self._apply(legal[index])
+        self._play_until_the_person()
+
+    def view(self) -> dict:
+        """Everything the page draws."""
+        s = self.state
+        yours = not s.is_terminal and s.current_player == self.seat
+        placements, choices = [], []
+        if yours:
+            for i, action in enumerate(s.legal_actions()):
+                record = _meeple.action_json(s, action)
+                if action.kind == "place":
+                    placements.append({"action": i, "x": action.x, "y": action.y, "rotation": action.rotation})
+                    continue
+                choice = {"action": i, "label": describe(record), "kind": action.kind, "cell": None, "spot": None}
+                what = None if record is None else next(v for k, v in record.items() if k != "p")
+                if action.kind == "abbey":
+                    choice["cell"] = what
+                elif action.kind == "deploy" and what is not None:
+                    tile_id, x, y, rotation = s.tiles()[-1]
+                    choice["spot"] = spot_point(x, y, what["at"])
+                    choice["label"] += f" ({spot_kind(tile_id, rotation, what['at'])})"
+                elif action.kind in ("wagon", "redeploy") and what is not None:
+                    to = what if action.kind == "wagon" else what["to"]
+                    choice["spot"] = spot_point(to[0], to[1], to[2])
+                choices.append(choice)
+        if s.is_terminal:
+            top = max(s.scores)
+            status = "Game over: " + ", ".join(self.names[p] for p, v in enumerate(s.scores) if v == top) + " won"
+        elif placements:
+            status = f"Your turn: place {s.drawn_tile}"
+        elif yours:
+            status = f"Your turn: {s.phase}"
+        else:
+            status = "Bots are playing"
+        return {
+            "svg": render_svg(s, names=self.names), "tile_size": T, "names": self.names, "seat": self.seat,
+            "scores": s.scores, "breakdown": s.score_breakdown(), "tiles_left": s.tiles_left, "phase": s.phase,
+            "status": status, "over": s.is_terminal, "tile": s.drawn_tile if placements else None,
+            "tile_svg": tile_svg(s.drawn_tile) if placements else None, "placements": placements,
+            "choices": choices, "log": self.log[-12:], "record": self.saved, "seed": self.seed,
+        }
+
+
+def handler_for(table: Table):
+    page = resources.files(__package__).joinpath("play.html").read_bytes()
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args):  # quiet: the page is the interface
+            pass
+
+        def _send(self, status: int, body: bytes, kind: str) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+            self.wfile.write(body)
+
+        def _json(self, status: int, value) -> None:
+            self._send(status, json.dumps(value).encode(), "application/json")
+
+        def do_GET(self):
+            if self.path in ("/", "/index.html"):
+                self._send(200, page, "text/html; charset=utf-8")
+            elif self.path == "/api/state":
+                with table.lock:
+                    self._json(200, table.view())
+            else:
+                self._json(404, {"error": f"no such page {self.path}; the game is at /"})
+
+        def do_POST(self):
+            try:
+                length = int(self.headers.get("Content-Length") or 0)
+                body = json.loads(self.rfile.read(length) or b"{}")
+                if not isinstance(body, dict):
+                    raise ValueError("the request body must be a JSON object")
+                with table.lock:
+                    if self.path == "/api/act":
+                        table.act(body.get("action"))
+                    elif self.path == "/api/new":
+                        table.new_game(table.seed + 1)
+                    else:
+                        return self._json(404, {"error": f"no such action {self.path}"})
+                    self._json(200, table.view())
+            except (ValueError, _meeple.RulesError) as e:
+                self._json(400, {"error": str(e)})
+
+    return Handler
+
+
+def serve(rules, bots: list[str], seat: int = 0, seed: int | None = None, port: int = 8000, out: str | None = None,
+          open_browser: bool = True) -> None:
+    """Serves the game on 127.0.0.1:port (0: any free port) until interrupted; prints the address first."""
+    seed = random.randrange(1, 2**31) if seed is None else seed
+    out = out or os.path.join("runs", "play", time.strftime("games-%Y%m%d.jsonl"))
+    table = Table(rules, bots, seat, seed, out)
+    server = ThreadingHTTPServer(("127.0.0.1", port), handler_for(table))
+    url = f"http://127.0.0.1:{server.server_address[1]}/"
+    print(f"meeple play: {url} (you are seat {seat}, against {', '.join(bots)}; records go to {out}); Ctrl-C stops",
+          flush=True)
+    if open_browser:
+        webbrowser.open(url)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()

@@ -1,0 +1,142 @@
+"""python -m meeple play: whole games played by clicks in headless Chromium (Debian's chromium and
+chromium-driver, which scripts/setup.sh installs), and the server's answers to bad requests."""
+import json
+import shutil
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+
+import pytest
+from selenium import webdriver
+from selenium.common.exceptions import ElementClickInterceptedException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+import meeple
+
+
+@pytest.fixture
+def server(tmp_path):
+    """Starts `python -m meeple play` with the given arguments on a free port; yields (url, records file)."""
+    processes = []
+
+    def start(*args):
+        out = tmp_path / "games.jsonl"
+        process = subprocess.Popen([sys.executable, "-m", "meeple", "play", "--port", "0", "--no-open",
+                                    "--out", str(out), *args], stdout=subprocess.PIPE, text=True)
+        processes.append(process)
+        line = process.stdout.readline()
+        assert line.startswith("meeple play: http://127.0.0.1:"), line
+        return line.split()[2], out
+
+    yield start
+    for process in processes:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.fixture
+def browser():
+    chromium, driver = shutil.which("chromium"), shutil.which("chromedriver")
+    assert chromium and driver, "bash scripts/setup.sh installs Debian's chromium and chromium-driver"
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1400,1000"]:
+        options.add_argument(flag)
+    page = webdriver.Chrome(service=Service(driver), options=options)
+    yield page
+    page.quit()
+
+
+def settled(page):
+    """The page's status once the server has answered."""
+    wait = WebDriverWait(page, 60)
+    wait.until(lambda p: p.find_element(By.ID, "status").text not in ("Loading...", "Bots are thinking..."))
+    return page.find_element(By.ID, "status").text
+
+
+def play_by_clicks(page, url):
+    """Plays a whole game by clicking; returns (decision kinds clicked, final status, scores shown)."""
+    page.get(url)
+    kinds, clicks = set(), 0
+    while not (status := settled(page)).startswith("Game over"):
+        assert status.startswith("Your turn"), status
+        cells = page.find_elements(By.CSS_SELECTOR, "#board .cell.legal")
+        if cells:
+            kinds.add("place")
+            cells[clicks % len(cells)].click()
+            rotate = page.find_element(By.ID, "rotate")
+            if rotate.is_enabled():
+                rotate.click()
+            page.find_element(By.ID, "place").click()
+        else:
+            buttons = page.find_elements(By.CSS_SELECTOR, "#choices button.choice")
+            assert buttons, "a decision without choices"
+            button = buttons[-1 if clicks % 3 else 0]  # mostly the last choice: figures go out, features score
+            kinds.add(button.get_attribute("data-kind"))
+            target = page.find_elements(By.CSS_SELECTOR,
+                                        f"#board [data-action='{button.get_attribute('data-action')}']")
+            try:
+                (target[0] if target else button).click()  # the spot or cell on the board when there is one
+            except ElementClickInterceptedException:  # another spot drawn over it
+                button.click()
+        clicks += 1
+    rows = page.find_elements(By.CSS_SELECTOR, "#scores tr.score")
+    scores = [int(row.find_elements(By.TAG_NAME, "td")[1].text) for row in rows]
+    return kinds, status, scores, clicks
+
+
+def test_a_whole_base_game_by_clicks_saves_a_record_that_replays(server, browser):
+    url, out = server("--bots", "greedy", "--seed", "5")
+    kinds, status, scores, clicks = play_by_clicks(browser, url)
+    assert clicks > 40 and {"place", "deploy", "pass"} <= kinds
+    record = json.loads(out.read_text().splitlines()[0])
+    assert record["names"] == ["you", "greedy"] and record["seed"] == 5
+    assert meeple.replay(out.read_text().splitlines()[0]).scores == scores == record["result"]["scores"]
+    winners = [record["names"][p] for p, s in enumerate(scores) if s == max(scores)]
+    assert status == "Game over: " + ", ".join(winners) + " won"
+    assert "Record saved to" in browser.find_element(By.ID, "record").text
+
+
+def test_every_expansion_by_clicks_with_three_players(server, browser):
+    url, out = server("--bots", "random", "greedy", "--seat", "1", "--seed", "2", "--expansions", "river2", "count",
+                      "king_robber", "cult_places", "abbey_mayor")
+    kinds, status, scores, _ = play_by_clicks(browser, url)
+    assert {"place", "deploy", "abbey", "pass"} <= kinds
+    line = out.read_text().splitlines()[0]
+    assert meeple.replay(line).scores == scores and json.loads(line)["names"] == ["random", "you", "greedy"]
+
+
+def post(url, body: bytes):
+    request = urllib.request.Request(url, data=body, method="POST", headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+def test_bad_requests_get_errors_and_leave_the_game_as_it_was(server):
+    url, _ = server("--bots", "random", "--seed", "1")
+    with urllib.request.urlopen(url + "api/state") as response:
+        before = json.loads(response.read())
+    n = len(before["placements"])
+    assert post(url + "api/act", b'{"action": 999}') == (
+        400, {"error": f"action must be an index 0 to {n - 1} of this decision's choices, got 999"})
+    assert post(url + "api/act", b'{"action": "1"}')[0] == 400
+    assert post(url + "api/act", b'{"action": true}')[0] == 400
+    assert post(url + "api/act", b"[1]") == (400, {"error": "the request body must be a JSON object"})
+    assert post(url + "api/act", b"{not json")[0] == 400
+    assert post(url + "api/nothing", b"{}")[0] == 404
+    with urllib.request.urlopen(url + "api/state") as response:
+        assert json.loads(response.read()) == before
+    status, after = post(url + "api/act", b'{"action": 0}')
+    assert status == 200 and after["log"][-1].startswith("you: place at")
+
+
+def test_bad_bot_specs_fail_before_serving():
+    result = subprocess.run([sys.executable, "-m", "meeple", "play", "--bots", "grredy", "--no-open", "--port", "0"],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and "unknown bot 'grredy'" in result.stderr
