@@ -1,6 +1,7 @@
 """python -m meeple play: whole games played by clicks in headless Chromium (Debian's chromium and
 chromium-driver, which scripts/setup.sh installs), and the server's answers to bad requests."""
 import json
+import random
 import shutil
 import subprocess
 import sys
@@ -140,3 +141,31 @@ def test_bad_bot_specs_fail_before_serving():
     result = subprocess.run([sys.executable, "-m", "meeple", "play", "--bots", "grredy", "--no-open", "--port", "0"],
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 2 and "unknown bot 'grredy'" in result.stderr
+
+
+def test_every_kind_of_decision_is_offered_with_its_place_on_the_board(tmp_path):
+    # The page's model, without a browser: 8 games with every expansion, 3 players, the person mostly taking
+    # the last choice (figures go out, so the Count, wagons and barns come up).
+    from meeple.play import Table
+
+    rules = meeple.Rules(players=3, expansions=["river2", "count", "king_robber", "cult_places", "abbey_mayor"])
+    rng = random.Random(4)
+    kinds, figures = set(), set()
+    for game in range(8):
+        table = Table(rules, ["greedy", "greedy"], seat=game % 3, seed=game + 1, out=str(tmp_path / "games.jsonl"))
+        while not (view := table.view())["over"]:
+            legal = table.state.legal_actions()
+            offered = [p["action"] for p in view["placements"]] + [c["action"] for c in view["choices"]]
+            assert sorted(offered) == list(range(len(legal)))  # every legal action, once
+            for c in view["choices"]:
+                kinds.add(c["kind"])
+                if c["kind"] in ("deploy", "wagon", "redeploy"):
+                    assert c["spot"] is not None, c
+                    figures.add(c["label"].split()[0])
+                if c["kind"] == "abbey":
+                    assert c["cell"] is not None, c
+            table.act(len(legal) - 1 if rng.random() < 0.7 else rng.randrange(len(legal)))
+        line = (tmp_path / "games.jsonl").read_text().splitlines()[game]
+        assert meeple.replay(line).scores == view["scores"]
+    assert {"pass", "deploy", "abbey", "count_deploy", "redeploy", "wagon"} <= kinds, sorted(kinds)
+    assert {"follower", "mayor", "barn", "wagon"} <= figures, sorted(figures)
