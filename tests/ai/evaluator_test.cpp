@@ -10,6 +10,7 @@
 #include "meeple/ai/features.h"
 #include "meeple/ai/match.h"
 #include "meeple/ai/player.h"
+#include "meeple/random.h"
 
 namespace meeple {
 namespace {
@@ -37,6 +38,37 @@ TEST(Features, FittingTilesCountRemainingCopiesThatMatchTheEdges) {
     else if (key_y(c) == 1) EXPECT_EQ(fitting_tiles(s, i), 3);  // south: field, every tile has a field edge
     else EXPECT_EQ(fitting_tiles(s, i), 2);
   }
+}
+
+// Against the definition, on every frontier cell of random games with and without every expansion: the
+// copies still to come of the tile types with a rotation whose edges meet the cell's requirement.
+TEST(Features, FittingTilesMatchesTheDefinitionOnRandomBoards) {
+  const TileCatalog& cat = TileCatalog::get();
+  int cells = 0;
+  for (uint8_t expansions : {uint8_t{0}, uint8_t{kRiver2 | kCount | kKingRobber | kCultPlaces | kAbbeyMayor}}) {
+    for (uint64_t seed = 1; seed <= 12; ++seed) {
+      State s(rules_with(3, expansions));
+      Dealer dealer(seed);
+      RandomPlayer bot(seed);
+      while (!s.is_terminal()) {
+        if (s.phase() == Phase::kPlace) {
+          for (int i = 0; i < s.frontier_size(); ++i, ++cells) {
+            const uint16_t req = s.frontier_requirement(i);
+            int expected = 0;
+            for (int t = 0; t < cat.size(); ++t)
+              for (int r = 0; r < 4; ++r)
+                if ((cat[t].rot[r].edge_word & req) == req) {
+                  expected += s.remaining(t);
+                  break;
+                }
+            ASSERT_EQ(fitting_tiles(s, i), expected) << "requirement " << req;
+          }
+        }
+        s.apply(s.is_chance() ? dealer.deal(s) : bot.choose(s));
+      }
+    }
+  }
+  EXPECT_GT(cells, 10000);
 }
 
 // Seat 0 puts a thief on BA.RFr east of the start tile: a 2-tile road with open ends east and west.
