@@ -18,9 +18,9 @@ def rate(fn, seconds=8):
     return steps / (time.monotonic() - start)
 
 rng = np.random.default_rng(1)
+GAME = pyspiel.load_game("meeple_carcassonne")
 def openspiel_game():
-    game = pyspiel.load_game("meeple_carcassonne")
-    s, n = game.new_initial_state(), 0
+    s, n = GAME.new_initial_state(), 0
     while not s.is_terminal():
         if s.is_chance_node():
             o = s.chance_outcomes(); s.apply_action(o[rng.integers(len(o))][0])
@@ -51,6 +51,7 @@ parser = argparse.ArgumentParser(description="decisions per second through the e
 parser.add_argument("--seconds", type=float, default=8, help="per row")
 seconds = parser.parse_args().seconds
 print(f"{'interface (base game, 2 players)':<48} {'decisions/s':>12} {'ratio':>6}")
+print("(the Gymnasium row counts the learner's decisions only, while its time includes the opponent's moves)")
 base = None
 for name, fn in [("meeple.State from Python (baseline)", engine_game), ("OpenSpiel state (no observations)", openspiel_game),
                  ("PettingZoo AEC (observation + mask each step)", aec_game),

@@ -251,7 +251,7 @@ int run_match(const std::vector<std::string>& bots, int games, int players, int 
   };
   std::vector<BotStats> stats(names.size());
   RecordFile out(out_path);
-  const std::vector<Seating> plan = schedule(players, players, static_cast<size_t>(games), seed);
+  const std::vector<Seating> plan = schedule(players, static_cast<size_t>(games), players, seed);
   auto seat_bots_of = [&](size_t g) {
     std::vector<std::string> seat_bots;
     for (int bot : plan[g].seats) seat_bots.push_back(bots[static_cast<size_t>(bot)]);

@@ -94,7 +94,7 @@ void check_games(const Rules& rules, const std::vector<GameSpec>& games) {
   for (const GameSpec& g : games) check_game(rules, g, checked);
 }
 
-std::vector<Seating> schedule(int bots, int players, size_t games, uint64_t seed) {
+std::vector<Seating> schedule(int bots, size_t games, int players, uint64_t seed) {
   if (bots < 2) throw std::invalid_argument("a match needs at least 2 bots, got " + std::to_string(bots));
   if (players < 2 || players > kMaxPlayers)
     throw std::invalid_argument("players must be 2 to " + std::to_string(kMaxPlayers) + ", got " + std::to_string(players));

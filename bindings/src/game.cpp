@@ -316,6 +316,11 @@ apply() raises RulesError for an illegal action and leaves the state unchanged.)
         return d.deal(s);
       }, py::arg("state"));
 
+  {
+    py::list phases;
+    for (int p = 0; p <= static_cast<int>(Phase::kGameOver); ++p) phases.append(to_string(static_cast<Phase>(p)));
+    m.attr("PHASES") = phases;  // State.phase is one of these
+  }
   m.def("action_json", [](const State& before, Action a) -> py::object {
     if (!before.is_legal(a)) throw RulesViolation(before.why_illegal(a));
     std::string text;

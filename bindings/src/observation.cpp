@@ -35,8 +35,9 @@ struct Window {
 };
 
 // Planes: 0 tile, 1-4 city on edge N E S W, 5-8 road, 9-12 river, 13 cloister/shrine/abbey, 14 pennants,
-// 15 frontier cell, 16 the tile in hand fits there, 17 + p: figures of seat p on the tile.
-constexpr int kPlanes = 17;
+// 15 frontier cell, 16 the tile in hand fits there, 17 the last tile placed (where a deploy goes), 18 + p:
+// figures of seat p on the tile.
+constexpr int kPlanes = 18;
 
 // Action encoding: pass; placements (cell x rotation); deploys (figure x segment); abbeys (cell); Count
 // deploys (figure x quarter x count_to); redeploys (quarter x figure x node); wagons (node).
@@ -127,6 +128,10 @@ void init_observation(py::module_& m) {
       if (t.cloister >= 0 || t.has(kFlagAbbey)) v(13, r, col) = 1;
       for (int seg = 0; seg < t.num_segments; ++seg) v(14, r, col) += t.segments[static_cast<size_t>(seg)].pennants;
     }
+    if (s.num_tiles() > 0) {
+      const PlacedTile& last = s.tile(s.num_tiles() - 1);
+      if (const int c = w.cell(last.x, last.y); c >= 0) v(17, c / size, c % size) = 1;
+    }
     for (int i = 0; i < s.frontier_size(); ++i) {
       const CellKey k = s.frontier_cell(i);
       const int c = w.cell(key_x(k), key_y(k));
@@ -151,7 +156,8 @@ void init_observation(py::module_& m) {
   }, py::arg("state"), py::arg("size") = 31, R"doc(Board planes (float32, planes x size x size) around the played area.
 
 0 tile, 1-4 city on edge N E S W, 5-8 road, 9-12 river, 13 building (cloister, shrine, abbey), 14 pennants,
-15 empty cell next to the board, 16 the tile in hand fits there, 17 + p figures of seat p. Rows grow south.)doc");
+15 empty cell next to the board, 16 the tile in hand fits there, 17 the last tile placed (where a deploy
+goes), 18 + p figures of seat p. Rows grow south.)doc");
 
   m.def("action_space_size", [](int size) { return Encoding{size * size}.size(); }, py::arg("size") = 31,
         "Number of action indices for a window of size x size cells.");

@@ -204,11 +204,11 @@ first_action[i + 1] - 1, in legal_actions() order); per action row action_featur
 and visits (of the search that chose); per finished game finished and final_scores; and interrupted.)doc");
 
   // Match statistics shared with `meeple match` (ai/match.h).
-  m.def("schedule", [](int bots, int players, size_t games, uint64_t seed) {
+  m.def("schedule", [](int bots, size_t games, int players, uint64_t seed) {
     py::list out;
-    for (const Seating& s : schedule(bots, players, games, seed)) out.append(py::make_tuple(py::tuple(py::cast(s.seats)), s.seed));
+    for (const Seating& s : schedule(bots, games, players, seed)) out.append(py::make_tuple(py::tuple(py::cast(s.seats)), s.seed));
     return out;
-  }, py::arg("bots"), py::arg("players"), py::arg("games"), py::arg("seed"),
+  }, py::arg("bots"), py::arg("games"), py::arg("players"), py::arg("seed"),
         R"doc(The seats of a match's games: [(bot index per seat, seed)].
 
 Every set of `players` bots (itertools.combinations order) is a group; groups take turns, and each plays
@@ -228,8 +228,8 @@ has the same seats and seed.)doc");
   m.def("wilson", [](double successes, double trials, double z) {
     const Interval i = wilson(successes, trials, z);
     return py::make_tuple(i.lo, i.hi);
-  }, py::arg("successes"), py::arg("trials"), py::arg("z") = 1.96,
-        "Wilson score interval (lo, hi) of a proportion; successes may be fractional (shared wins).");
+  }, py::arg("wins"), py::arg("n"), py::arg("z") = 1.96,
+        "Wilson score interval (lo, hi) of a proportion: `wins` (may be fractional: shared wins) out of `n`.");
 
   m.def("play_games", [](const Rules& rules, const GameList& games, int jobs, bool records, const py::object& on_finished) {
     const std::vector<GameSpec> specs = game_specs(games);

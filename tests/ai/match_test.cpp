@@ -11,7 +11,7 @@ namespace meeple {
 namespace {
 
 TEST(Schedule, GroupsTakeTurnsAndRotateTheirBotsOverOneTileOrder) {
-  const std::vector<Seating> plan = schedule(3, 2, 8, 10);
+  const std::vector<Seating> plan = schedule(3, 8, 2, 10);
   const std::vector<Seating> expected = {{{0, 1}, 10}, {{1, 0}, 10}, {{0, 2}, 11}, {{2, 0}, 11},
                                          {{1, 2}, 12}, {{2, 1}, 12}, {{0, 1}, 13}, {{1, 0}, 13}};
   EXPECT_EQ(plan, expected);
@@ -19,7 +19,7 @@ TEST(Schedule, GroupsTakeTurnsAndRotateTheirBotsOverOneTileOrder) {
 
 TEST(Schedule, EveryTileOrderIsPlayedFromEverySeatByEveryBotOfItsGroup) {
   const int bots = 5, players = 3;
-  const std::vector<Seating> plan = schedule(bots, players, 10 * players, 1);  // the 10 groups of 3 out of 5
+  const std::vector<Seating> plan = schedule(bots, 10 * players, players, 1);  // the 10 groups of 3 out of 5
   std::map<uint64_t, std::vector<Seating>> by_seed;
   for (const Seating& s : plan) by_seed[s.seed].push_back(s);
   ASSERT_EQ(by_seed.size(), 10u);
@@ -37,16 +37,16 @@ TEST(Schedule, EveryTileOrderIsPlayedFromEverySeatByEveryBotOfItsGroup) {
   }
   EXPECT_EQ(groups.size(), 10u);
   // A longer match repeats the same games: game g does not depend on the number of games.
-  const std::vector<Seating> longer = schedule(bots, players, 100, 1);
+  const std::vector<Seating> longer = schedule(bots, 100, players, 1);
   EXPECT_TRUE(std::equal(plan.begin(), plan.end(), longer.begin()));
 }
 
 TEST(Schedule, RefusesMatchesItCannotSeat) {
-  EXPECT_THROW(schedule(1, 2, 4, 1), std::invalid_argument);
-  EXPECT_THROW(schedule(3, 1, 4, 1), std::invalid_argument);
-  EXPECT_THROW(schedule(8, kMaxPlayers + 1, 4, 1), std::invalid_argument);
+  EXPECT_THROW(schedule(1, 4, 2, 1), std::invalid_argument);
+  EXPECT_THROW(schedule(3, 4, 1, 1), std::invalid_argument);
+  EXPECT_THROW(schedule(8, 4, kMaxPlayers + 1, 1), std::invalid_argument);
   try {
-    schedule(2, 3, 4, 1);
+    schedule(2, 4, 3, 1);
     FAIL() << "3 seats for 2 bots";
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("repeat a bot"), std::string::npos) << e.what();

@@ -71,11 +71,17 @@ def test_observations_put_the_observing_seat_first():
     for seat in range(3):
         parts = view.split(view.observe(state, seat))
         relative = (owner - seat) % 3
-        figure_planes = parts["planes"][17:]
+        figure_planes = parts["planes"][18:]
         assert figure_planes[relative].sum() == 1 and figure_planes.sum() == 1
         assert parts["scores"].tolist() == pytest.approx([state.scores[(seat + k) % 3] / 100 for k in range(3)])
         np.testing.assert_allclose(parts["features"], state.features()[[(seat + k) % 3 for k in range(3)]])
     assert parts["tile"].sum() == (state.drawn_tile is not None)
+    tile_id, _, _, rotation = state.tiles()[-1]
+    placed = parts["placed"]
+    assert placed.sum() == 2 and placed[meeple.tile_ids().index(tile_id)] == 1 and placed[len(meeple.tile_ids()) + rotation // 90] == 1
+    assert parts["phase"].sum() == 1 and parts["phase"][meeple.PHASES.index(state.phase)] == 1
+    # Acting seat from the observer round the table: seat 2 sees seat 0 (to act) one seat ahead.
+    assert parts["acting"].tolist() == [1 if k == (state.current_player - 2) % 3 else 0 for k in range(3)]
 
 
 def test_rewards_are_zero_sum_win_utilities():
@@ -86,8 +92,11 @@ def test_rewards_are_zero_sum_win_utilities():
 
 
 def test_rules_parameters_read_as_in_meeple_info():
-    rules = make_rules(3, "river2,cult_places", "small_city=two_points shrine_sets=ckr+csc")
-    assert str(rules) == "players=3 expansions=river2,cult_places small_city=two_points shrine_sets=ckr+csc"
+    expected = "players=3 expansions=river2,cult_places small_city=two_points shrine_sets=ckr+csc"
+    assert str(make_rules(3, "river2,cult_places", "small_city=two_points shrine_sets=ckr+csc")) == expected
+    assert str(make_rules(3, "river2+cult_places", "small_city:two_points;shrine_sets:ckr+csc")) == expected
+    with pytest.raises(ValueError, match="needs a value"):
+        make_rules(2, "", "small_city")
     assert make_rules(2, ["river2"], {"small_city": "two_points"}) == meeple.Rules(
         players=2, expansions=["river2"], options={"small_city": "two_points"})
     with pytest.raises(ValueError, match="unknown expansion"):
@@ -97,12 +106,15 @@ def test_rules_parameters_read_as_in_meeple_info():
 # OpenSpiel
 
 
-@pytest.mark.parametrize("params", [{"players": 2}, {"players": 3, "expansions": "river2,king_robber", "window": 11},
-                                    {"players": 5, "expansions": ",".join(ALL), "window": 11,
-                                     "options": "count_move=clockwise"}])
+@pytest.mark.parametrize("params", [{"players": 2}, {"players": 3, "expansions": "river2+king_robber", "window": 11},
+                                    {"players": 6, "expansions": "+".join(ALL), "window": 11,
+                                     "options": "count_move:clockwise;small_city:two_points"}])
 def test_openspiel_random_simulations_pass(params):
     game = pyspiel.load_game(meeple.openspiel.GAME_NAME, params)
-    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+    # The game string names the game with its parameters: loading it gives the same game.
+    again = pyspiel.load_game(str(game))
+    assert again.view.rules == game.view.rules and again.get_parameters() == game.get_parameters()
 
 
 def test_openspiel_chance_nodes_are_meeple_draws_and_games_end_in_meeple_scores():
@@ -127,11 +139,24 @@ def test_openspiel_chance_nodes_are_meeple_draws_and_games_end_in_meeple_scores(
             chosen = legal[int(rng.integers(len(legal)))]
             action = actions[legal.index(chosen)]
             assert state.action_to_string(state.current_player(), chosen) == repr(action)
+            assert state.observation_string(state.current_player()).startswith(f"seat {state.current_player()}: ")
             assert len(state.observation_tensor()) == game.observation_tensor_size()
             state.apply_action(chosen)
         shadow.apply(action)
         assert state.meeple_state == shadow
     assert state.returns() == win_utilities(shadow.scores) and sum(state.returns()) == pytest.approx(0)
+
+
+def test_openspiel_observation_strings_tell_positions_apart_and_ids_of_past_decisions_print():
+    game = pyspiel.load_game("meeple_carcassonne")
+    state = game.new_initial_state()
+    state.apply_action(meeple.tile_ids().index("BA.RFr"))  # a straight road: several cells take it
+    a, b = state.clone(), state.clone()
+    a.apply_action(a.legal_actions()[0])
+    b.apply_action(b.legal_actions()[-1])
+    assert str(a) != str(b) and a.observation_string(0) != b.observation_string(0)
+    chosen = 10_000  # not an id of this decision (a deploy or pass comes next)
+    assert a.action_to_string(0, chosen) == "action id 10000"
 
 
 def test_openspiel_clone_is_independent():
@@ -152,20 +177,24 @@ def test_openspiel_mcts_plays_meeple_bots():
 
 
 def test_openspiel_match_command_prints_the_table():
-    out = subprocess.run([sys.executable, "-m", "meeple.openspiel", "--games", "2", "--simulations", "2"],
-                         capture_output=True, text=True, timeout=300, check=True).stdout
+    out = subprocess.run([sys.executable, "-m", "meeple.openspiel", "--games", "3", "--players", "3", "--simulations", "2",
+                          "--against", "random", "random"], capture_output=True, text=True, timeout=300, check=True).stdout
     lines = out.splitlines()
-    assert lines[0] == "2 games, 2 players, expansions: none"
+    assert lines[0] == "3 games, 3 players, expansions: none"
     rows = {line.split()[0]: line.split() for line in lines[2:]}
-    assert set(rows) == {"openspiel-mcts:sims=2,rollouts=1", "greedy"}
-    assert sum(float(r[2]) for r in rows.values()) == 2.0  # wins, ties shared, add up to the games
+    assert set(rows) == {"openspiel-mcts:sims=2,rollouts=1", "random", "random#2"}  # a repeated bot fills a seat
+    assert sum(float(r[2]) for r in rows.values()) == 3.0  # wins, ties shared, add up to the games
+    bad = subprocess.run([sys.executable, "-m", "meeple.openspiel", "--games", "3"], capture_output=True, text=True,
+                         timeout=300)
+    assert bad.returncode == 2 and "games must be a multiple of the players (2)" in bad.stderr
 
 
 # PettingZoo
 
 
 @pytest.mark.parametrize("kwargs", [{"players": 2, "window": 9},
-                                    {"players": 3, "expansions": ["river2", "abbey_mayor"], "window": 9}])
+                                    {"players": 3, "expansions": ["river2", "abbey_mayor"], "window": 9},
+                                    {"players": 6, "expansions": ALL, "window": 9}])
 def test_pettingzoo_api_test_passes(kwargs):
     api_test(aec_env(**kwargs), num_cycles=300)
 
@@ -207,6 +236,7 @@ def test_gymnasium_check_env_passes():
     check_env(CarcassonneEnv(opponents=["greedy"], window=9))
     check_env(CarcassonneEnv(opponents=["random", "greedy"], seat=None, expansions=["river2"], window=9,
                              render_mode="ansi"))
+    check_env(CarcassonneEnv(opponents=["random"] * 5, seat=None, expansions=ALL, window=9))
 
 
 def test_gymnasium_episode_against_bots_ends_with_the_learners_utility():

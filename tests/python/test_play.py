@@ -1,6 +1,7 @@
 """python -m meeple play: whole games played by clicks in headless Chromium (Debian's chromium and
 chromium-driver, which scripts/setup.sh installs), and the server's answers to bad requests."""
 import json
+import math
 import random
 import shutil
 import subprocess
@@ -10,7 +11,6 @@ import urllib.request
 
 import pytest
 from selenium import webdriver
-from selenium.common.exceptions import ElementClickInterceptedException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
@@ -79,10 +79,7 @@ def play_by_clicks(page, url):
             kinds.add(button.get_attribute("data-kind"))
             target = page.find_elements(By.CSS_SELECTOR,
                                         f"#board [data-action='{button.get_attribute('data-action')}']")
-            try:
-                (target[0] if target else button).click()  # the spot or cell on the board when there is one
-            except ElementClickInterceptedException:  # another spot drawn over it
-                button.click()
+            (target[0] if target else button).click()  # the spot or cell on the board when there is one
         clicks += 1
     rows = page.find_elements(By.CSS_SELECTOR, "#scores tr.score")
     scores = [int(row.find_elements(By.TAG_NAME, "td")[1].text) for row in rows]
@@ -110,8 +107,9 @@ def test_every_expansion_by_clicks_with_three_players(server, browser):
     assert meeple.replay(line).scores == scores and json.loads(line)["names"] == ["random", "you", "greedy"]
 
 
-def post(url, body: bytes):
-    request = urllib.request.Request(url, data=body, method="POST", headers={"Content-Type": "application/json"})
+def post(url, body: bytes, headers=None):
+    headers = {"Content-Type": "application/json"} | (headers or {})
+    request = urllib.request.Request(url, data=body, method="POST", headers=headers)
     try:
         with urllib.request.urlopen(request) as response:
             return response.status, json.loads(response.read())
@@ -131,6 +129,10 @@ def test_bad_requests_get_errors_and_leave_the_game_as_it_was(server):
     assert post(url + "api/act", b"[1]") == (400, {"error": "the request body must be a JSON object"})
     assert post(url + "api/act", b"{not json")[0] == 400
     assert post(url + "api/nothing", b"{}")[0] == 404
+    # What another web page could send: a simple text/plain post, or a request for another host name.
+    assert post(url + "api/act", b'{"action": 0}', {"Content-Type": "text/plain"})[0] == 415
+    assert post(url + "api/act", b'{"action": 0}', {"Host": "evil.example:80"})[0] == 403
+    assert post(url + "api/act", b"{}", {"Content-Length": "-1"})[0] == 400
     with urllib.request.urlopen(url + "api/state") as response:
         assert json.loads(response.read()) == before
     status, after = post(url + "api/act", b'{"action": 0}')
@@ -146,7 +148,7 @@ def test_bad_bot_specs_fail_before_serving():
 def test_every_kind_of_decision_is_offered_with_its_place_on_the_board(tmp_path):
     # The page's model, without a browser: 8 games with every expansion, 3 players, the person mostly taking
     # the last choice (figures go out, so the Count, wagons and barns come up).
-    from meeple.play import Table
+    from meeple.play import SPOT_RADIUS, Table
 
     rules = meeple.Rules(players=3, expansions=["river2", "count", "king_robber", "cult_places", "abbey_mayor"])
     rng = random.Random(4)
@@ -157,6 +159,8 @@ def test_every_kind_of_decision_is_offered_with_its_place_on_the_board(tmp_path)
             legal = table.state.legal_actions()
             offered = [p["action"] for p in view["placements"]] + [c["action"] for c in view["choices"]]
             assert sorted(offered) == list(range(len(legal)))  # every legal action, once
+            spots = [c["spot"] for c in view["choices"] if c["spot"]]
+            assert all(math.dist(a, b) >= 2 * SPOT_RADIUS for i, a in enumerate(spots) for b in spots[:i])
             for c in view["choices"]:
                 kinds.add(c["kind"])
                 if c["kind"] in ("deploy", "wagon", "redeploy"):

@@ -138,7 +138,7 @@ def test_ctrl_c_stops_a_tournament_promptly_and_keeps_every_finished_game(tmp_pa
 
 def test_statistics_are_the_cpp_ones_of_meeple_match():
     # One schedule, one win count and one interval for the CLI and Python (ai/match.h).
-    assert [(seats, seed) for seats, seed in meeple.schedule(2, 2, 4, 5)] == [((0, 1), 5), ((1, 0), 5), ((0, 1), 6), ((1, 0), 6)]
+    assert [(seats, seed) for seats, seed in meeple.schedule(2, games=4, players=2, seed=5)] == [((0, 1), 5), ((1, 0), 5), ((0, 1), 6), ((1, 0), 6)]
     assert meeple.win_shares([9, 4, 9]) == [0.5, 0.0, 0.5]
     lo, hi = meeple.wilson(5, 10)
     assert lo == pytest.approx(0.2366, abs=1e-4) and hi == pytest.approx(0.7634, abs=1e-4)

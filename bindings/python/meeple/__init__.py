@@ -17,6 +17,7 @@ from ._meeple import (
     ACTION_IDS,
     FEATURE_NAMES,
     MAX_PLAYERS,
+    PHASES,
     SCORE_CATEGORIES,
     Action,
     Dealer,
@@ -58,7 +59,7 @@ from .viewer import viewer_html, write_viewer
 
 __all__ = [
     "ACTION_FEATURE_NAMES", "ACTION_IDS", "legal_action_ids", "PolicyNet", "action_features", "generate_policy_data",
-    "FEATURE_NAMES", "MAX_PLAYERS", "SCORE_CATEGORIES", "Action", "Dealer", "Evaluator", "FittedEvaluator",
+    "FEATURE_NAMES", "MAX_PLAYERS", "PHASES", "SCORE_CATEGORIES", "Action", "Dealer", "Evaluator", "FittedEvaluator",
     "LinearEvaluator", "MlpEvaluator", "Player", "TrainedEvaluator",
     "RecordBuilder", "Rules", "RulesError", "State", "action_space_size", "board_planes", "encode_action",
     "generate_selfplay", "legal_action_mask", "make_evaluator", "make_player", "play_games", "replay",

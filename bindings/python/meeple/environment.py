@@ -6,13 +6,18 @@ as integer actions, one seat's observation as arrays, and zero-sum rewards.
     obs = game.observe(state, seat=1)            # float32, game.observation_size; game.split(obs) names parts
 
 Actions. Ids are meeple.legal_action_ids: placements and abbeys number their cell by its rank among the
-decision's legal cells, so every legal action has an id, in a space of fixed size whatever the board.
+decision's legal cells, so every legal action has an id, in a space of fixed size whatever the board. A
+deploy's id names the figure and the segment in the placed tile's own numbering (meeple.tile_geometry);
+wagon and redeploy ids name the engine's feature node (meeple.action_json gives their board location).
 
-Observation of seat s (every seat sees everything: the game has perfect information, the tile order being
-the only hidden thing and no one knowing it), flattened in this order:
+Observation of seat s (every seat sees the whole position: the game has perfect information, the tile
+order being the only hidden thing and no one knowing it), flattened in this order:
 - planes: meeple.board_planes over a window of `window` x `window` cells around the board, with the figure
-  planes rotated so that plane 17 is seat s, 18 the next seat clockwise, and so on;
+  planes (any figure kind) rotated so that plane 18 is seat s, 19 the next seat clockwise, and so on;
 - tile: one-hot of the tile in hand (indexed like meeple.tile_ids()), zeros when none;
+- placed: one-hot of the last tile placed (where a deploy goes), then 4 for its rotation;
+- phase: one-hot of the phase (meeple.PHASES);
+- acting: one-hot of the seat deciding, counted from s round the table (zeros at chance and at the end);
 - remaining: copies of each tile type still to come, / 10;
 - scores: the current scores from seat s round the table, / 100;
 - features: the evaluator features (meeple.FEATURE_NAMES) of each seat from s round the table.
@@ -27,21 +32,28 @@ import numpy as np
 
 from . import _meeple
 
-_PLANES = 17  # board planes before the figure planes (one per seat): see meeple.board_planes
+_PLANES = 18  # board planes before the figure planes (one per seat): see meeple.board_planes
 
 
 def make_rules(players=2, expansions=(), options=None) -> _meeple.Rules:
-    """Rules from the environments' parameters: expansions as a list or "river2,count", options as a dict or
-    "name=value name=value" (set options joined with +), both as in `meeple info`."""
+    """Rules from the environments' parameters, names and values as `meeple info` lists them.
+
+    expansions: a list, or a string with the names separated by "+" or "," ("river2+count").
+    options: a dict, or a string of name:value (or name=value) items separated by ";" or spaces, a set
+    option's values joined with "+" ("small_city:two_points;shrine_sets:ckr+csc"). OpenSpiel parameters
+    use the "+" and ":" forms, which its game strings can carry.
+    """
+    if isinstance(expansions, str):
+        expansions = [name for name in expansions.replace("+", ",").split(",") if name]
     if isinstance(options, str):
-        text = " ".join(part for part in [f"players={players}", expansions_text(expansions), options] if part)
-        return _meeple.Rules.parse(text)
-    return _meeple.Rules(players=players, expansions=expansions, options=options or {})
-
-
-def expansions_text(expansions) -> str:
-    names = expansions if isinstance(expansions, str) else ",".join(expansions)
-    return f"expansions={names}" if names else ""
+        parsed = {}
+        for item in options.replace(";", " ").split():
+            name, sep, value = item.replace(":", "=", 1).partition("=")
+            if not sep:
+                raise ValueError(f"option {item!r} needs a value: name:value, e.g. small_city:two_points")
+            parsed[name] = value.split("+") if "+" in value else value
+        options = parsed
+    return _meeple.Rules(players=players, expansions=list(expansions), options=options or {})
 
 
 def win_utilities(scores) -> list[float]:
@@ -62,6 +74,9 @@ class SeatView:
         self.parts = {
             "planes": (_PLANES + self.players, window, window),
             "tile": (tiles,),
+            "placed": (tiles + 4,),
+            "phase": (len(_meeple.PHASES),),
+            "acting": (self.players,),
             "remaining": (tiles,),
             "scores": (self.players,),
             "features": (self.players, features),
@@ -97,16 +112,24 @@ class SeatView:
         planes = _meeple.board_planes(state, self.window)
         view["planes"][:_PLANES] = planes[:_PLANES]
         view["planes"][_PLANES:] = planes[[_PLANES + p for p in order]]
-        view["tile"][:] = 0
+        for part in ("tile", "placed", "phase", "acting"):
+            view[part][:] = 0
         if state.drawn_tile is not None:
             view["tile"][self.tile_index[state.drawn_tile]] = 1
+        tile_id, _, _, rotation = state.tiles()[-1]
+        view["placed"][self.tile_index[tile_id]] = 1
+        view["placed"][len(self.tile_index) + rotation // 90] = 1
+        view["phase"][_meeple.PHASES.index(state.phase)] = 1
+        if state.current_player >= 0:
+            view["acting"][(state.current_player - seat) % self.players] = 1
         view["remaining"][:] = state.remaining_tiles() / 10
         view["scores"][:] = np.asarray(state.scores, np.float32)[order] / 100
         view["features"][:] = state.features()[order]
         return out
 
     def split(self, observation: np.ndarray) -> dict:
-        """Named views into a flat observation: planes, tile, remaining, scores, features."""
+        """Named views into a flat observation: planes, tile, placed, phase, acting, remaining, scores,
+        features."""
         views, start = {}, 0
         for name, shape in self.parts.items():
             size = int(np.prod(shape))

@@ -1,19 +1,23 @@
 """meeple in OpenSpiel: importing this module registers the game "meeple_carcassonne" with pyspiel.
 
     import pyspiel, meeple.openspiel
-    game = pyspiel.load_game("meeple_carcassonne", {"players": 3, "expansions": "river2,king_robber",
-                                                     "options": "small_city=two_points"})
-    pyspiel.random_sim_test(game, num_sims=5, serialize=False, verbose=False)
+    game = pyspiel.load_game("meeple_carcassonne", {"players": 3, "expansions": "river2+king_robber",
+                                                     "options": "small_city:two_points;count_move:clockwise"})
+    pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
+    same = pyspiel.load_game(str(game))   # meeple_carcassonne(expansions=river2+king_robber,...)
 
-Parameters: players (2-6), expansions (comma-separated, as in `meeple info`), options ("name=value ...",
-set options joined with +), window (cells across the board planes of the observation, default 31).
+Parameters: players (2-6), expansions (names joined with "+", as in `meeple info`), options
+("name:value;name:value", a set option's values joined with "+"), window (cells across the board planes of
+the observation, default 31). OpenSpiel's game strings separate parameters with "," and "=", so the
+parameters use "+", ":" and ";" (meeple.environment.make_rules).
 
 The tile draw is an explicit chance node: outcome t is tile type t of meeple.tile_ids(), with the
 probabilities of the rules (the River's fixed order included). Player actions are meeple.legal_action_ids
 (see meeple.environment), at most meeple.ACTION_IDS of them. The game has perfect information; the
 observation and information-state tensors are meeple.environment.SeatView's observation of the seat (the
-position is all a player needs; the information-state string is the action history). Returns are zero-sum
-win utilities: 1 to a sole winner, -1 / (n - 1) to each loser, shared wins in between.
+position is a sufficient statistic of the history; the information-state string is the action history, the
+observation string spells out the position). Returns are zero-sum win utilities: 1 to a sole winner, -1 /
+(n - 1) to each loser, shared wins in between.
 
 `MeepleBot(spec)` plays any meeple bot as a pyspiel.Bot, and `python -m meeple.openspiel` plays OpenSpiel's
 own MCTS against meeple bots (seats rotated over paired tile orders) and prints a table.
@@ -104,8 +108,12 @@ class CarcassonneState(pyspiel.State):
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
-            return f"draw({_TILES[action]})"
-        return repr(self.view.action(self.meeple_state, action))
+            return f"draw({_TILES[action]})" if 0 <= action < len(_TILES) else f"draw(#{action})"
+        ids, actions = self.view.legal(self.meeple_state)
+        i = int(np.searchsorted(ids, action))
+        # Ids name actions of one decision only: an id of another decision (logged after it was applied) is
+        # shown as a number.
+        return repr(actions[i]) if i < len(ids) and ids[i] == action else f"action id {action}"
 
     def is_terminal(self):
         return self.meeple_state.is_terminal
@@ -114,8 +122,7 @@ class CarcassonneState(pyspiel.State):
         return self.view.returns(self.meeple_state)
 
     def __str__(self):
-        s = self.meeple_state
-        return f"{s!r} tile in hand {s.drawn_tile} scores {s.scores}"
+        return position_text(self.meeple_state)
 
     def __deepcopy__(self, memo):
         # What OpenSpiel's clone() runs: the engine's state is copied (a few KiB), the view is shared.
@@ -136,10 +143,19 @@ class SeatObserver:
     def string_from(self, state, player):
         if self.perfect_recall:
             return state.history_str()
-        return f"seat {player}: {state}"
+        return f"seat {player}: {position_text(state.meeple_state)}"
 
 
 _TILE_INDEX = {tile: i for i, tile in enumerate(_TILES)}
+
+
+def position_text(s) -> str:
+    """The position in words: whose decision, the tile in hand, every tile and figure, scores, Count,
+    remaining tiles. Two positions with the same text allow the same play."""
+    quarters, count = s.quarters()
+    remaining = " ".join(f"{_TILES[t]}x{n}" for t, n in enumerate(s.remaining_tiles()) if n)
+    return (f"{s.phase}, seat {s.current_player}, tile in hand {s.drawn_tile}; tiles {s.tiles()}; figures "
+            f"{s.figures()}; scores {s.scores}; quarters {quarters}, Count {count}; to come {remaining}")
 
 pyspiel.register_game(_GAME_TYPE, CarcassonneGame)
 
@@ -188,8 +204,11 @@ def match(game, bots: dict, games: int, seed: int = 1, progress: bool = True) ->
     bot: games, wins (ties shared), win_rate, win_lo and win_hi (Wilson 95%), mean score."""
     names = list(bots)
     players = game.num_players()
+    if games % players:
+        raise ValueError(f"games must be a multiple of the players ({players}), so that every tile order is "
+                         "played from every seat")
     rows = {name: {"bot": name, "games": 0, "wins": 0.0, "score": 0.0} for name in names}
-    plan = _meeple.schedule(len(names), players, games, seed)
+    plan = _meeple.schedule(len(names), games, players, seed)
     bar = None
     if progress:
         from tqdm import tqdm
@@ -219,12 +238,13 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(prog="python -m meeple.openspiel",
                                      description="OpenSpiel's MCTS (random rollouts) against meeple bots, seats rotated "
                                                  "over paired tile orders.")
-    parser.add_argument("--against", nargs="+", default=["greedy"], help="meeple bot specs (default: greedy)")
+    parser.add_argument("--against", nargs="+", default=["greedy"],
+                        help="meeple bot specs (default: greedy); repeat one to fill more seats")
     parser.add_argument("--simulations", type=int, default=100, help="OpenSpiel MCTS simulations per decision")
     parser.add_argument("--rollouts", type=int, default=1, help="random rollouts per OpenSpiel MCTS leaf")
     parser.add_argument("--games", type=int, default=4)
     parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--expansions", default="")
+    parser.add_argument("--expansions", default="", help="names joined with +, e.g. river2+king_robber")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     if args.players > 1 + len(args.against):
@@ -233,8 +253,12 @@ def main(argv=None) -> None:
     name = f"openspiel-mcts:sims={args.simulations},rollouts={args.rollouts}"
     bots = {name: lambda seed: openspiel_mcts(game, args.simulations, args.rollouts, seed)}
     for spec in args.against:
-        bots[spec] = lambda seed, spec=spec: MeepleBot(spec, seed)
-    rows = match(game, bots, args.games, args.seed)
+        name = spec if spec not in bots else f"{spec}#{sum(n.split('#')[0] == spec for n in bots) + 1}"
+        bots[name] = lambda seed, spec=spec: MeepleBot(spec, seed)
+    try:
+        rows = match(game, bots, args.games, args.seed)
+    except ValueError as e:
+        parser.error(str(e))
     print(f"{args.games} games, {args.players} players, expansions: {args.expansions or 'none'}")
     print(f"{'bot':<36} {'games':>6} {'wins':>6} {'win%':>6} {'95% interval':>15} {'score':>7}")
     for row in rows:

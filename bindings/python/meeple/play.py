@@ -12,6 +12,7 @@ until it is the person's turn again, and the answer is the new position. When th
 from __future__ import annotations
 
 import json
+import math
 import os
 import random
 import threading
@@ -31,10 +32,26 @@ INNER = {"C": (0.5, 0.5), "I1": (0.4, 0.6), "I2": (0.6, 0.4)}
 SPOTS = EDGES | HALVES | CORNERS | INNER
 
 
+SPOT_RADIUS = 6  # px, as play.html draws them
+
+
 def spot_point(x: int, y: int, code: str) -> list[float]:
     """Where a location (record code, board frame) of the tile at (x, y) is drawn, in render_svg pixels."""
     fx, fy = SPOTS[code]
     return [(x + fx) * T, (y + fy) * T]
+
+
+def spread(points: list[list[float]]) -> list[list[float]]:
+    """The points moved apart so that no two spots overlap (a follower and a mayor may go to the same
+    place, a barn's corner lies close to a field's half-edge): each point that touches an earlier one goes
+    to the nearest free position on rings around it."""
+    placed = []
+    for x, y in points:
+        candidates = [(x, y)] + [(x + r * math.cos(a * math.pi / 4), y + r * math.sin(a * math.pi / 4))
+                                 for r in (2.2 * SPOT_RADIUS, 4.4 * SPOT_RADIUS) for a in range(8)]
+        free = next((c for c in candidates if all(math.dist(c, p) >= 2 * SPOT_RADIUS for p in placed)), candidates[-1])
+        placed.append(free)
+    return [[round(px, 1), round(py, 1)] for px, py in placed]
 
 
 def spot_kind(tile_id: str, rotation: int, code: str) -> str:
@@ -98,11 +115,14 @@ class Table:
         self.state, self.dealer = _meeple.State(self.rules), _meeple.Dealer(seed)
         self.recorder = _meeple.RecordBuilder(self.rules, self.names, seed)
         self.log, self.saved = [], None
+        self.shown_from = 0  # log entries from the person's last decision on are shown
         self._play_until_the_person()
 
     def _apply(self, action) -> None:
         s = self.state
         if not s.is_chance:
+            if s.current_player == self.seat:
+                self.shown_from = len(self.log)
             self.log.append(f"{self.names[s.current_player]}: {describe(_meeple.action_json(s, action))}")
         elif action.tile is not None:
             self.log.append(f"tile drawn: {action.tile}")
@@ -160,6 +180,9 @@ class Table:
                     to = what if action.kind == "wagon" else what["to"]
                     choice["spot"] = spot_point(to[0], to[1], to[2])
                 choices.append(choice)
+            with_spots = [c for c in choices if c["spot"]]
+            for c, point in zip(with_spots, spread([c["spot"] for c in with_spots])):
+                c["spot"] = point
         if s.is_terminal:
             top = max(s.scores)
             status = "Game over: " + ", ".join(self.names[p] for p, v in enumerate(s.scores) if v == top) + " won"
@@ -174,8 +197,11 @@ class Table:
             "scores": s.scores, "breakdown": s.score_breakdown(), "tiles_left": s.tiles_left, "phase": s.phase,
             "status": status, "over": s.is_terminal, "tile": s.drawn_tile if placements else None,
             "tile_svg": tile_svg(s.drawn_tile) if placements else None, "placements": placements,
-            "choices": choices, "log": self.log[-12:], "record": self.saved, "seed": self.seed,
+            "choices": choices, "log": self.log[self.shown_from:], "record": self.saved, "seed": self.seed,
         }
+
+
+MAX_BODY = 4096  # bytes: a choice is a few
 
 
 def handler_for(table: Table):
@@ -196,7 +222,18 @@ def handler_for(table: Table):
         def _json(self, status: int, value) -> None:
             self._send(status, json.dumps(value).encode(), "application/json")
 
+        def _refused(self) -> bool:
+            """Requests for another host name (a web page using DNS rebinding to reach this port) are
+            refused: the game answers only to 127.0.0.1 and localhost."""
+            host = (self.headers.get("Host") or "").rsplit(":", 1)[0]
+            if host in ("127.0.0.1", "localhost"):
+                return False
+            self._json(403, {"error": f"this server answers requests for 127.0.0.1 or localhost, not {host!r}"})
+            return True
+
         def do_GET(self):
+            if self._refused():
+                return
             if self.path in ("/", "/index.html"):
                 self._send(200, page, "text/html; charset=utf-8")
             elif self.path == "/api/state":
@@ -206,8 +243,16 @@ def handler_for(table: Table):
                 self._json(404, {"error": f"no such page {self.path}; the game is at /"})
 
         def do_POST(self):
+            if self._refused():
+                return
+            # Only JSON: a form or text/plain post from another web page (which needs no permission to
+            # send one) is refused before anything is read.
+            if (self.headers.get("Content-Type") or "").split(";")[0].strip() != "application/json":
+                return self._json(415, {"error": "send the choice as JSON (Content-Type: application/json)"})
             try:
                 length = int(self.headers.get("Content-Length") or 0)
+                if not 0 <= length <= MAX_BODY:
+                    raise ValueError(f"a request body must be 0 to {MAX_BODY} bytes, got {length}")
                 body = json.loads(self.rfile.read(length) or b"{}")
                 if not isinstance(body, dict):
                     raise ValueError("the request body must be a JSON object")

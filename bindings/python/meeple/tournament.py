@@ -41,7 +41,7 @@ def schedule(bots, games: int, players: int, seed: int) -> list[ScheduledGame]:
     if len(set(names)) != len(names):
         raise ValueError(f"bot names must differ (they name the players in records): {names}")
     return [ScheduledGame(g, tuple(bots[i] for i in seats), game_seed)
-            for g, (seats, game_seed) in enumerate(_meeple.schedule(len(bots), players, games, seed))]
+            for g, (seats, game_seed) in enumerate(_meeple.schedule(len(bots), games, players, seed))]
 
 
 @dataclass

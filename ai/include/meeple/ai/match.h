@@ -56,13 +56,13 @@ struct Seating {
   bool operator==(const Seating&) const = default;
 };
 
-// A match between `bots` bots in games of `players` seats. Every set of `players` bots (in lexicographic
+// `games` games of a match between `bots` bots, `players` seats each. Every set of `players` bots (in lexicographic
 // order, as Python's itertools.combinations) is a group; groups take turns, and each group plays `players`
 // games on one tile order, seed + the group's turn, its bots rotated through the seats: in game r of a
 // turn, seat p is played by the group's bot (p + r) % players. So game g always has the same seats and
 // seed, whatever the number of games, and every tile order is played from every seat. Throws
 // std::invalid_argument for fewer than 2 bots, players outside 2..kMaxPlayers, or more seats than bots.
-std::vector<Seating> schedule(int bots, int players, size_t games, uint64_t seed);
+std::vector<Seating> schedule(int bots, size_t games, int players, uint64_t seed);
 
 // Wins with ties shared (B13: 1 / (number of winners) to each seat on top), counted in sixtieths of a win
 // (1/k for k <= 6 winners is a whole number of them), so that sums are exact whatever the order of games.
