@@ -1,78 +1,42 @@
 #include "meeple/ai/features.h"
 
 #include <algorithm>
-#include <bit>
 #include <cassert>
 #include <cmath>
 
 namespace meeple {
 namespace {
 
-// Which tile types fit a frontier cell's requirement, as a bit per type. A requirement holds one of six
-// values per edge (nothing, field, road, city, river, abbey), so its 6^4 patterns index a table built
-// once; counting the fitting copies is then a walk over a few set bits instead of a test of every
-// remaining type in every rotation (the loop that was a tenth of an evaluator-leaf simulation).
-class FitTable {
- public:
-  using Types = std::array<uint64_t, 2>;
-  static_assert(kMaxTileTypes <= 128);
-
-  static const FitTable& get() {
-    static const FitTable table;
-    return table;
-  }
-  // Types with a rotation that meets `requirement` (4 bits of EdgeKind per edge, 0: no neighbour).
-  const Types& fitting(uint16_t requirement) const {
-    int pattern = 0;
-    for (int e = 3; e >= 0; --e) pattern = pattern * 6 + kValueIndex[(requirement >> (4 * e)) & 0xF];
-    return types_[static_cast<size_t>(pattern)];
-  }
-
- private:
-  // Index of each edge requirement among the six values; every nibble a frontier holds is one of them.
-  static constexpr std::array<uint8_t, 16> kValueIndex{0, 1, 2, 0, 3, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 5};
-  static constexpr std::array<uint16_t, 6> kValues{0, 1, 2, 4, 8, 15};
-
-  FitTable() {
-    const TileCatalog& cat = TileCatalog::get();
-    for (int pattern = 0; pattern < 6 * 6 * 6 * 6; ++pattern) {
-      uint16_t requirement = 0;
-      for (int e = 0, rest = pattern; e < 4; ++e, rest /= 6) requirement |= static_cast<uint16_t>(kValues[rest % 6] << (4 * e));
-      for (int t = 0; t < cat.size(); ++t) {
-        const auto& d = cat[t].distinct_rotations;
-        for (int k = 0; k < d.count; ++k)
-          if ((d.edge_word[k] & requirement) == requirement) {
-            types_[static_cast<size_t>(pattern)][t / 64] |= uint64_t{1} << (t % 64);
-            break;
-          }
-      }
-    }
-  }
-  std::array<Types, 6 * 6 * 6 * 6> types_{};
-};
-
-// The tiles still to come: copies per type and which types have any.
+// The remaining tile types with their distinct rotations' edge words: what fit counts test.
 struct RemainingTiles {
-  const FitTable& table = FitTable::get();
-  const State& state;
-  FitTable::Types present{};
+  struct Entry {
+    uint8_t rotations;
+    std::array<uint16_t, 4> edge_word;
+    int copies;
+  };
+  std::array<Entry, kMaxTileTypes> items;
+  int size = 0;
   int total = 0;
 
-  explicit RemainingTiles(const State& s) : state(s) {
-    for (int t = 0; t < TileCatalog::get().size(); ++t) {
+  explicit RemainingTiles(const State& state) {
+    const TileCatalog& cat = TileCatalog::get();
+    for (int t = 0; t < cat.size(); ++t) {
       const int copies = state.remaining(t);
       if (copies == 0) continue;
-      present[t / 64] |= uint64_t{1} << (t % 64);
+      const auto& d = cat[t].distinct_rotations;
+      items[size++] = Entry{d.count, d.edge_word, copies};
       total += copies;
     }
   }
 
-  // Copies still to come that fit a cell with this requirement.
   int fitting(uint16_t requirement) const {
-    const FitTable::Types& fit = table.fitting(requirement);
     int n = 0;
-    for (int w = 0; w < 2; ++w)
-      for (uint64_t bits = fit[w] & present[w]; bits; bits &= bits - 1) n += state.remaining(64 * w + std::countr_zero(bits));
+    for (int i = 0; i < size; ++i)
+      for (int k = 0; k < items[i].rotations; ++k)
+        if ((items[i].edge_word[k] & requirement) == requirement) {
+          n += items[i].copies;
+          break;
+        }
     return n;
   }
 };
