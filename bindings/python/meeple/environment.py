@@ -81,7 +81,12 @@ class SeatView:
             "scores": (self.players,),
             "features": (self.players, features),
         }
-        self.observation_size = sum(int(np.prod(shape)) for shape in self.parts.values())
+        self._slices, start = [], 0  # (name, start, end, shape): computed once, split() runs every step
+        for name, shape in self.parts.items():
+            end = start + int(np.prod(shape))
+            self._slices.append((name, start, end, shape))
+            start = end
+        self.observation_size = start
         self.num_actions = _meeple.ACTION_IDS
 
     def legal(self, state) -> tuple[np.ndarray, list]:
@@ -130,12 +135,7 @@ class SeatView:
     def split(self, observation: np.ndarray) -> dict:
         """Named views into a flat observation: planes, tile, placed, phase, acting, remaining, scores,
         features."""
-        views, start = {}, 0
-        for name, shape in self.parts.items():
-            size = int(np.prod(shape))
-            views[name] = observation[start:start + size].reshape(shape)
-            start += size
-        return views
+        return {name: observation[start:end].reshape(shape) for name, start, end, shape in self._slices}
 
     def returns(self, state) -> list[float]:
         """Per seat: the win utilities once the game is over, zeros before."""
