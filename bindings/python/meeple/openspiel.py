@@ -89,6 +89,7 @@ class CarcassonneState(pyspiel.State):
         super().__init__(game)
         self.view = game.view
         self.meeple_state = state  # the meeple.State: what meeple's bots and functions take
+        self._legal = None  # (ids, actions) of the current decision: OpenSpiel lists, then applies
 
     def current_player(self):
         s = self.meeple_state
@@ -96,20 +97,32 @@ class CarcassonneState(pyspiel.State):
             return pyspiel.PlayerId.TERMINAL
         return pyspiel.PlayerId.CHANCE if s.is_chance else s.current_player
 
+    def legal(self):
+        """(ids, actions) of the current decision, computed once per position."""
+        if self._legal is None:
+            self._legal = self.view.legal(self.meeple_state)
+        return self._legal
+
     def _legal_actions(self, player):
-        return self.view.legal(self.meeple_state)[0].tolist()
+        return self.legal()[0].tolist()
 
     def chance_outcomes(self):
         return [(_TILE_INDEX[a.tile], p) for a, p in self.meeple_state.chance_outcomes()]
 
     def _apply_action(self, action):
         s = self.meeple_state
-        s.apply(_meeple.Action.draw(_TILES[action]) if s.is_chance else self.view.action(s, action))
+        if s.is_chance:
+            s.apply(_meeple.Action.draw(_TILES[action]))
+        else:
+            ids, actions = self.legal()
+            i = int(np.searchsorted(ids, action))
+            s.apply(actions[i] if i < len(ids) and ids[i] == action else self.view.action(s, action))  # else: its error
+        self._legal = None
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
             return f"draw({_TILES[action]})" if 0 <= action < len(_TILES) else f"draw(#{action})"
-        ids, actions = self.view.legal(self.meeple_state)
+        ids, actions = self.legal()
         i = int(np.searchsorted(ids, action))
         # Ids name actions of one decision only: an id of another decision (logged after it was applied) is
         # shown as a number.
@@ -170,7 +183,7 @@ class MeepleBot(pyspiel.Bot):
 
     def step(self, state):
         chosen = self._player.choose(state.meeple_state)
-        ids, actions = state.view.legal(state.meeple_state)
+        ids, actions = state.legal()
         return int(ids[actions.index(chosen)])
 
     def restart_at(self, state):

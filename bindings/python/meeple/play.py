@@ -163,6 +163,7 @@ class Table:
         yours = not s.is_terminal and s.current_player == self.seat
         placements, choices = [], []
         if yours:
+            placed = s.tiles()[-1] if s.num_tiles else None  # where deploys go (tiles() builds the whole list)
             for i, action in enumerate(s.legal_actions()):
                 record = _meeple.action_json(s, action)
                 if action.kind == "place":
@@ -173,7 +174,7 @@ class Table:
                 if action.kind == "abbey":
                     choice["cell"] = what
                 elif action.kind == "deploy" and what is not None:
-                    tile_id, x, y, rotation = s.tiles()[-1]
+                    tile_id, x, y, rotation = placed
                     choice["spot"] = spot_point(x, y, what["at"])
                     choice["label"] += f" ({spot_kind(tile_id, rotation, what['at'])})"
                 elif action.kind in ("wagon", "redeploy") and what is not None:
