@@ -13,13 +13,14 @@ int State::frontier_index(CellKey k) const {
   return (v != kEmptySlot && (v & kFrontierFlag)) ? (v & ~kFrontierFlag) : -1;
 }
 
+// Without a branch on whether the cell is new to the frontier: written either way.
 void State::frontier_set(int slot, CellKey k, int edge, uint16_t edge_kind_bits) {
-  if (board_.cells[slot].value == kEmptySlot) {
-    board_.cells[slot].key = k;
-    board_.cells[slot].value = static_cast<uint16_t>(kFrontierFlag | board_.frontier_size);
-    board_.frontier[board_.frontier_size++] = static_cast<uint32_t>(k) << 16;
-  }
-  board_.frontier[board_.cells[slot].value & ~kFrontierFlag] |= static_cast<uint32_t>(edge_kind_bits) << (4 * edge);
+  const bool is_new = board_.cells[slot].value == kEmptySlot;
+  const int pos = is_new ? board_.frontier_size : board_.cells[slot].value & ~kFrontierFlag;
+  const uint32_t entry = is_new ? static_cast<uint32_t>(k) << 16 : board_.frontier[pos];
+  board_.cells[slot] = Cell{k, static_cast<uint16_t>(kFrontierFlag | pos)};
+  board_.frontier[pos] = entry | static_cast<uint32_t>(edge_kind_bits) << (4 * edge);
+  board_.frontier_size = static_cast<uint16_t>(board_.frontier_size + is_new);
 }
 
 void State::occupy_cell(CellKey k, int index) {
@@ -100,19 +101,37 @@ void State::place_tile(int type, int rotation, CellKey cell) {
 
   // The 8 squares around, clockwise from the north-west; the orthogonal neighbour across edge e is ring[2e+1].
   // Their keys by byte arithmetic: x is the low byte, y the high byte, each wrapping as the key does.
+  // Without branches on what each square holds (data no predictor can guess), unless one of them is
+  // not in its home slot, which only a board 32 cells wide makes happen.
   std::array<int, 8> ring_slot, ring;
+  bool all_home = true;
   for (int d = 0; d < 8; ++d) {
-    ring_slot[d] = cell_slot(static_cast<CellKey>(((cell + kDx8[d]) & 0x00FF) | ((cell + (kDy8[d] << 8)) & 0xFF00)));
-    ring[d] = board_.cells[ring_slot[d]].value < kFrontierFlag ? board_.cells[ring_slot[d]].value : -1;
+    const CellKey k = static_cast<CellKey>(((cell + kDx8[d]) & 0x00FF) | ((cell + (kDy8[d] << 8)) & 0xFF00));
+    ring_slot[d] = home_slot(k);
+    const Cell c = board_.cells[ring_slot[d]];
+    all_home &= (c.value == kEmptySlot) | (c.key == k);
+    ring[d] = c.value | -static_cast<int>((c.value >= kFrontierFlag) | (c.key != k));
+  }
+  if (__builtin_expect(!all_home, 0)) {
+    for (int d = 0; d < 8; ++d) {
+      ring_slot[d] = cell_slot(static_cast<CellKey>(((cell + kDx8[d]) & 0x00FF) | ((cell + (kDy8[d] << 8)) & 0xFF00)));
+      ring[d] = board_.cells[ring_slot[d]].value < kFrontierFlag ? board_.cells[ring_slot[d]].value : -1;
+    }
   }
 
-  for (int e = 0; e < 4; ++e) {
+  // A city or road closes when its last open edges meet: only then is it worth a look at scoring time.
+  completed_.closed_segments = 0;
+  // Sides with no tile first, then sides with one: two loops over masks rather than one branch per side
+  // on data no predictor can guess. Never an abbey's side: an abbey goes where all four sides touch tiles (A1).
+  unsigned open_sides = 0;
+  for (int e = 0; e < 4; ++e) open_sides |= static_cast<unsigned>(ring[2 * e + 1] < 0) << e;
+  for (unsigned m = open_sides; m; m &= m - 1) {
+    const int e = __builtin_ctz(m);
+    frontier_set(ring_slot[2 * e + 1], neighbour(cell, e), kOpposite(e), (rot.edge_word >> (4 * e)) & kNibble);
+  }
+  for (unsigned m = ~open_sides & 0xF; m; m &= m - 1) {
+    const int e = __builtin_ctz(m);
     const int j = ring[2 * e + 1];
-    if (j < 0) {
-      // Never an abbey's side: an abbey goes where all four sides touch tiles (A1).
-      frontier_set(ring_slot[2 * e + 1], neighbour(cell, e), kOpposite(e), (rot.edge_word >> (4 * e)) & kNibble);
-      continue;
-    }
     const PlacedTile& other = board_.tiles[j];
     const TileType& ot = c[other.type];
     const TileType::Rotated& orot = ot.rot[other.rotation];
@@ -126,6 +145,7 @@ void State::place_tile(int type, int rotation, CellKey cell) {
     if (ot.has(kFlagAbbey) && sa != kNoSegment) {
       const int r = find(base + sa);
       features_.open[r] = static_cast<uint16_t>(features_.open[r] - 1);
+      if (features_.open[r] == 0) completed_.closed_segments |= static_cast<uint16_t>(1u << sa);
       continue;
     }
     if (sa != kNoSegment && sb != kNoSegment) {
@@ -134,6 +154,7 @@ void State::place_tile(int type, int rotation, CellKey cell) {
       } else {
         const int root = unite(base + sa, other.node_base + sb, tt.segments[sa].kind);
         features_.open[root] = static_cast<uint16_t>(features_.open[root] - 2);
+        if (features_.open[root] == 0) completed_.closed_segments |= static_cast<uint16_t>(1u << sa);
       }
     }
     // The fields across the two halves of the edge; the second half is usually the same pair again.
@@ -146,12 +167,15 @@ void State::place_tile(int type, int rotation, CellKey cell) {
   // Neighbour counts, and the cloisters and shrines this tile completes (B8).
   completed_.num_cloisters = 0;
   completed_.cloisters = {};
+  // Without a branch on whether each square holds a tile, which is data no predictor can guess: an empty
+  // square counts into a scratch byte instead.
+  uint8_t scratch = 0;
   for (int d = 0; d < 8; ++d) {
     const int j = ring[d];
-    if (j >= 0) {
-      ++board_.tiles[idx].around;
-      if (++board_.tiles[j].around == 8 && c[board_.tiles[j].type].cloister >= 0) completed_.cloisters[completed_.num_cloisters++] = static_cast<uint8_t>(j);
-    }
+    board_.tiles[idx].around = static_cast<uint8_t>(board_.tiles[idx].around + (j >= 0));
+    uint8_t& around = j >= 0 ? board_.tiles[j].around : scratch;
+    if (__builtin_expect(++around == 8, 0) && j >= 0 && c[board_.tiles[j].type].cloister >= 0)
+      completed_.cloisters[completed_.num_cloisters++] = static_cast<uint8_t>(j);
   }
   if (board_.tiles[idx].around == 8 && tt.cloister >= 0) completed_.cloisters[completed_.num_cloisters++] = static_cast<uint8_t>(idx);
 }

@@ -44,12 +44,8 @@ void State::collect_completed() {
     if (std::find(completed_.features.begin(), completed_.features.begin() + completed_.num_features, root) == completed_.features.begin() + completed_.num_features)
       completed_.features[completed_.num_features++] = static_cast<uint16_t>(root);
   };
-  for (int s = 0; s < tt.num_segments; ++s) {
-    const SegmentKind kind = tt.segments[s].kind;
-    if (kind != SegmentKind::kCity && kind != SegmentKind::kRoad) continue;
-    const int root = find(pt.node_base + s);
-    if (features_.open[root] == 0) add(root);
-  }
+  for (uint16_t closed = completed_.closed_segments; closed; closed &= static_cast<uint16_t>(closed - 1))
+    add(find(pt.node_base + __builtin_ctz(closed)));
   if (tt.has(kFlagAbbey)) {  // A2: the cities and roads the abbey's sides closed
     for (int e = 0; e < 4; ++e) {
       const PlacedTile& nt = board_.tiles[find_cell(neighbour(cell_key(pt.x, pt.y), e))];
@@ -67,7 +63,9 @@ void State::collect_completed() {
   // Barn scorings (F2, F4) are farm scorings, so the market may redeploy onto them (C7).
   if (abbey_mayor()) {
     if (abbey_mayor_.barn_placed) add(find(tally_.figures[flow_.turn_player][kBarnSlot]));
-    for (int s = 0; s < tt.num_segments; ++s) {
+    bool any_barn = false;  // barns come late, if at all: most turns skip the look at the fields
+    for (int p = 0; p < rules_.players; ++p) any_barn |= on_board(tally_.figures[p][kBarnSlot]);
+    for (int s = 0; any_barn && s < tt.num_segments; ++s) {
       if (tt.segments[s].kind != SegmentKind::kField) continue;
       const int root = find(pt.node_base + s);
       if (features_.followers[root] && has_barn(root)) add(root);

@@ -123,24 +123,28 @@ bool State::for_each_deploy(Emit&& emit) const {
   std::array<bool, 3> supply;
   for (int i = 0; i < 3; ++i) any_in_supply |= supply[i] = in_supply(p, kOnSegments[i]);
   if (!volcano && any_in_supply) {  // the features are looked at only when a figure could go there
-    // Which segments lie in an unoccupied feature (and, for fields, one without a barn).
-    std::array<bool, kMaxSegments> free{};
-    for (int s = 0; s < tt.num_segments; ++s) {
-      const SegmentKind kind = tt.segments[s].kind;
-      if (kind == SegmentKind::kRiver) continue;
-      const int root = find(pt.node_base + s);
-      free[s] = features_.followers[root] == 0 && !(kind == SegmentKind::kField && abbey_mayor() && has_barn(root));
-    }
+    // Whether a segment lies in an unoccupied feature (and, for fields, one without a barn), looked up
+    // when first asked: can_deploy usually stops at the first segment.
+    std::array<int8_t, kMaxSegments> free;  // -1: not looked up yet
+    free.fill(-1);
+    auto is_free = [&](int s) {
+      if (free[s] < 0) {
+        const SegmentKind kind = tt.segments[s].kind;
+        const int root = find(pt.node_base + s);
+        free[s] = kind != SegmentKind::kRiver && features_.followers[root] == 0 &&
+                  !(kind == SegmentKind::kField && abbey_mayor() && has_barn(root));
+      }
+      return free[s] != 0;
+    };
     const bool abbey = tt.has(kFlagAbbey);
     for (int i = 0; i < 3; ++i) {
       if (!supply[i]) continue;
       const Figure f = kOnSegments[i];
       for (int s = 0; s < tt.num_segments; ++s) {
-        if (!free[s]) continue;
         const SegmentKind kind = tt.segments[s].kind;
         if (f == Figure::kMayor && (kind != SegmentKind::kCity || abbey)) continue;
         if (f == Figure::kWagon && kind == SegmentKind::kField) continue;
-        if (emit(Action::deploy(f, s))) return true;
+        if (is_free(s) && emit(Action::deploy(f, s))) return true;
       }
     }
   }

@@ -63,7 +63,7 @@ inline constexpr int kMaxTileTypes = 80;
 inline constexpr int kFollowersPerPlayer = 7;
 inline constexpr int kFiguresPerPlayer = 10;             // 7 followers, then mayor, wagon, barn slots
 inline constexpr int kMayorSlot = 7, kWagonSlot = 8, kBarnSlot = 9;
-inline constexpr int kCellSlots = 512;                   // open-addressing table of placed and frontier cells
+inline constexpr int kCellSlots = 1024;                  // table of placed and frontier cells: 32 x 32, see cell_slot
 // Longest legal-action list: every frontier cell in every rotation, or every deploy.
 inline constexpr int kMaxActions = 4 * kMaxFrontier;
 
@@ -336,6 +336,7 @@ class State {
   int find(int node) const;
   int unite(int a, int b, SegmentKind kind);  // joins two features of that kind; returns the new root
   int cell_slot(CellKey k) const;  // the table slot holding k, or the empty slot where it would go
+  static unsigned home_slot(CellKey k) { return (k & 31u) | ((k >> 3) & (31u << 5)); }  // where k goes first
   int find_cell(CellKey k) const;  // placed tile index, or -1
   void frontier_set(int slot, CellKey k, int edge, uint16_t edge_kind_bits);
   void occupy_cell(CellKey k, int index);  // a tile is placed there: leaves the frontier
@@ -371,6 +372,7 @@ class State {
 
   // What the last placement completed, before it is scored (unused entries are zero).
   struct Completed {
+    uint16_t closed_segments = 0;  // segments of the tile just placed whose city or road it closed
     uint8_t num_features = 0;
     std::array<uint16_t, 16> features{};  // roots
     uint8_t num_cloisters = 0;
@@ -415,8 +417,9 @@ class State {
   struct Board {
     uint16_t num_tiles = 0;
     std::array<PlacedTile, kMaxTiles> tiles;
-    // Cells, placed and frontier, in one open-addressing table (cells are never removed): the value is
-    // the tile index, or kFrontierFlag | position in frontier, or kEmptySlot.
+    // Cells, placed and frontier, in one open-addressing table (cells are never removed), slot by
+    // position (cell_slot): the value is the tile index, or kFrontierFlag | position in frontier, or
+    // kEmptySlot.
     std::array<Cell, kCellSlots> cells;  // key and value side by side: one cache line per probe
     // Frontier: empty cells next to the board, unordered: (key << 16) | what each edge must be, 4 bits
     // of EdgeKind per edge, 0 if no neighbour (never an abbey: its four sides all touch tiles). Updates are
@@ -476,10 +479,18 @@ inline int State::find(int x) const {
   return x;
 }
 
+// A cell's home slot is its position on a 32 x 32 torus (the low 5 bits of x and of y), so a board
+// narrower than 32 cells both ways never collides and the 8 cells around a tile are 8 nearby slots; a
+// wider one probes on linearly.
 inline int State::cell_slot(CellKey k) const {
-  unsigned slot = (static_cast<uint32_t>(k) * 0x9E3779B1u) >> 23;
-  while (board_.cells[slot].value != kEmptySlot && board_.cells[slot].key != k) slot = (slot + 1) & (kCellSlots - 1);
-  return static_cast<int>(slot);
+  unsigned slot = home_slot(k);
+  // One branch for the usual case, the key or an empty slot at home: whether a cell is there is data the
+  // branch predictor cannot guess.
+  for (;;) {
+    const Cell c = board_.cells[slot];
+    if (__builtin_expect((c.value == kEmptySlot) | (c.key == k), 1)) return static_cast<int>(slot);
+    slot = (slot + 1) & (kCellSlots - 1);
+  }
 }
 
 inline int State::slot_in_supply(int player, Figure f) const {
