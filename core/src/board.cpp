@@ -103,7 +103,7 @@ void State::place_tile(int type, int rotation, CellKey cell) {
   // Their keys by byte arithmetic: x is the low byte, y the high byte, each wrapping as the key does.
   // Without branches on what each square holds (data no predictor can guess), unless one of them is
   // not in its home slot, which only a board 32 cells wide makes happen.
-  std::array<int, 8> ring_slot, ring;
+  std::array<int, 8> ring_slot, ring;  // each distinct while all are home: the 8 squares differ mod 32
   bool all_home = true;
   for (int d = 0; d < 8; ++d) {
     const CellKey k = static_cast<CellKey>(((cell + kDx8[d]) & 0x00FF) | ((cell + (kDy8[d] << 8)) & 0xFF00));
@@ -114,8 +114,8 @@ void State::place_tile(int type, int rotation, CellKey cell) {
   }
   if (__builtin_expect(!all_home, 0)) {
     for (int d = 0; d < 8; ++d) {
-      ring_slot[d] = cell_slot(static_cast<CellKey>(((cell + kDx8[d]) & 0x00FF) | ((cell + (kDy8[d] << 8)) & 0xFF00)));
-      ring[d] = board_.cells[ring_slot[d]].value < kFrontierFlag ? board_.cells[ring_slot[d]].value : -1;
+      const uint16_t v = board_.cells[cell_slot(static_cast<CellKey>(((cell + kDx8[d]) & 0x00FF) | ((cell + (kDy8[d] << 8)) & 0xFF00)))].value;
+      ring[d] = v < kFrontierFlag ? v : -1;
     }
   }
 
@@ -127,7 +127,10 @@ void State::place_tile(int type, int rotation, CellKey cell) {
   for (int e = 0; e < 4; ++e) open_sides |= static_cast<unsigned>(ring[2 * e + 1] < 0) << e;
   for (unsigned m = open_sides; m; m &= m - 1) {
     const int e = __builtin_ctz(m);
-    frontier_set(ring_slot[2 * e + 1], neighbour(cell, e), kOpposite(e), (rot.edge_word >> (4 * e)) & kNibble);
+    // Off their home slots, two new cells may have probed to the same empty slot: look again after each
+    // insertion.
+    const CellKey k = neighbour(cell, e);
+    frontier_set(all_home ? ring_slot[2 * e + 1] : cell_slot(k), k, kOpposite(e), (rot.edge_word >> (4 * e)) & kNibble);
   }
   for (unsigned m = ~open_sides & 0xF; m; m &= m - 1) {
     const int e = __builtin_ctz(m);

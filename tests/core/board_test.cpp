@@ -1,0 +1,56 @@
+// The board's cell table: a cell's home slot is its position on a 32 x 32 torus, so boards wider than 32
+// cells put several cells on one home slot and lookups probe on. A line of 71 straight roads is that
+// case many times over: every tile and frontier cell must still be found, and the road is one feature.
+#include <gtest/gtest.h>
+
+#include "scenario.h"
+
+namespace meeple {
+namespace {
+
+using testing::Scenario;
+
+TEST(Board, AWideLineOfTilesKeepsEveryCellApart) {
+  Scenario sc(testing::rules_with(2), {{"BA.RFr", 71}});
+  for (int i = 1; i <= 35; ++i) {  // the start tile's road runs west-east: extend it both ways
+    sc.turn("BA.RFr", i, 0, 0);
+    sc.turn("BA.RFr", -i, 0, 0);
+  }
+  const State& s = sc.state;
+  ASSERT_EQ(s.num_tiles(), 71);
+  EXPECT_EQ(s.check_consistency(), "");
+  for (int x = -35; x <= 35; ++x) {
+    const int idx = s.tile_at(x, 0);
+    ASSERT_GE(idx, 0) << "no tile found at (" << x << ", 0)";
+    EXPECT_EQ(s.tile(idx).x, x);
+    EXPECT_EQ(s.tile_at(x, 1), -1);
+    EXPECT_EQ(s.tile_at(x, -1), -1);
+    EXPECT_GE(s.frontier_index(cell_key(x, 1)), 0) << "(" << x << ", 1) is next to the board";
+    EXPECT_GE(s.frontier_index(cell_key(x, -1)), 0) << "(" << x << ", -1) is next to the board";
+  }
+  EXPECT_EQ(s.tile_at(36, 0), -1);
+  EXPECT_EQ(s.tile_at(-36, 0), -1);
+  EXPECT_EQ(s.frontier_size(), 2 * 71 + 2);  // above and below every tile, and both ends
+
+  // One road of 71 tiles, open at both ends.
+  const FeatureInfo road = s.feature(testing::edge_node(s, 0, 0, "E"));
+  EXPECT_TRUE(s.connected(testing::edge_node(s, -35, 0, "W"), testing::edge_node(s, 35, 0, "E")));
+  EXPECT_EQ(road.tiles, 71);
+  EXPECT_EQ(road.open_edges, 2);
+
+  // The last straight road fits at both ends and above or below any tile (fields meet fields), except
+  // above the start tile, whose north side is a city.
+  Scenario next = sc;
+  next.draw("BA.RFr");
+  ActionList list;
+  next.state.legal_actions(list);
+  EXPECT_EQ(list.size, 2 * 71 + 2 - 1);
+  EXPECT_FALSE(list.contains(Action::place(cell_key(0, -1), 0)));
+  next.place(3, -1, 0);  // a collision-prone cell: (3 + 32, -1) and (3 - 32, -1) share its home slot
+  EXPECT_EQ(next.state.tile_at(3, -1), 71);
+  EXPECT_EQ(next.state.tile_at(35, -1), -1);
+  EXPECT_EQ(next.state.check_consistency(), "");
+}
+
+}  // namespace
+}  // namespace meeple
