@@ -9,32 +9,35 @@ namespace meeple {
 // ---- Small structures -------------------------------------------------------------------------------
 
 int State::frontier_index(CellKey k) const {
-  const uint16_t v = board_.cells[cell_slot(k)].value;
+  const uint16_t v = board_.cells[cell_slot(k)];
   return (v != kEmptySlot && (v & kFrontierFlag)) ? (v & ~kFrontierFlag) : -1;
 }
 
 // Without a branch on whether the cell is new to the frontier: written either way.
 void State::frontier_set(int slot, CellKey k, int edge, uint16_t edge_kind_bits) {
-  const bool is_new = board_.cells[slot].value == kEmptySlot;
-  const int pos = is_new ? board_.frontier_size : board_.cells[slot].value & ~kFrontierFlag;
+  const bool is_new = board_.cells[slot] == kEmptySlot;
+  const int pos = is_new ? board_.frontier_size : board_.cells[slot] & ~kFrontierFlag;
   const uint32_t entry = is_new ? static_cast<uint32_t>(k) << 16 : board_.frontier[pos];
-  board_.cells[slot] = Cell{k, static_cast<uint16_t>(kFrontierFlag | pos)};
+  board_.cells[slot] = static_cast<uint16_t>(kFrontierFlag | pos);
   board_.frontier[pos] = entry | static_cast<uint32_t>(edge_kind_bits) << (4 * edge);
   board_.frontier_size = static_cast<uint16_t>(board_.frontier_size + is_new);
 }
 
+// The tile (board_.tiles[index], already written) goes on cell k. The cell is marked placed before the
+// last frontier entry moves into the place it leaves, so that a wide board's probes never see two
+// slots naming that entry.
 void State::occupy_cell(CellKey k, int index) {
   const int slot = cell_slot(k);
-  if (board_.cells[slot].value != kEmptySlot) {  // a frontier cell: swap-remove it from the frontier
-    const int pos = board_.cells[slot].value & ~kFrontierFlag;
+  const uint16_t was = board_.cells[slot];
+  board_.cells[slot] = static_cast<uint16_t>(index);
+  if (was != kEmptySlot) {  // a frontier cell: swap-remove it from the frontier
+    const int pos = was & ~kFrontierFlag;
     const uint32_t last = board_.frontier[--board_.frontier_size];
     if (pos != board_.frontier_size) {
       board_.frontier[pos] = last;
-      board_.cells[cell_slot(static_cast<CellKey>(last >> 16))].value = static_cast<uint16_t>(kFrontierFlag | pos);
+      board_.cells[cell_slot(static_cast<CellKey>(last >> 16))] = static_cast<uint16_t>(kFrontierFlag | pos);
     }
   }
-  board_.cells[slot].key = k;
-  board_.cells[slot].value = static_cast<uint16_t>(index);
 }
 
 // Joins the features of two nodes. A city or road may come to cross the same tile twice (a tile with two
@@ -85,8 +88,14 @@ void State::place_tile(int type, int rotation, CellKey cell) {
   const int idx = board_.num_tiles++;
   const int base = features_.num_nodes;
   features_.num_nodes = static_cast<uint16_t>(features_.num_nodes + tt.num_segments);
-  board_.tiles[idx] = PlacedTile{static_cast<uint8_t>(type), static_cast<uint8_t>(rotation), static_cast<int8_t>(key_x(cell)),
-                           static_cast<int8_t>(key_y(cell)), static_cast<uint16_t>(base), 0, 4, kNoRival};
+  const int x = key_x(cell), y = key_y(cell);
+  board_.tiles[idx] = PlacedTile{static_cast<uint8_t>(type), static_cast<uint8_t>(rotation), static_cast<int8_t>(x),
+                           static_cast<int8_t>(y), static_cast<uint16_t>(base), 0, 4, kNoRival};
+  Board& b = board_;
+  if (idx == 0) b.min_x = b.max_x = static_cast<int8_t>(x), b.min_y = b.max_y = static_cast<int8_t>(y);
+  b.min_x = static_cast<int8_t>(std::min<int>(b.min_x, x)), b.max_x = static_cast<int8_t>(std::max<int>(b.max_x, x));
+  b.min_y = static_cast<int8_t>(std::min<int>(b.min_y, y)), b.max_y = static_cast<int8_t>(std::max<int>(b.max_y, y));
+  b.wide = b.wide || b.max_x - b.min_x > kNarrowSpan || b.max_y - b.min_y > kNarrowSpan;
   for (int s = 0; s < tt.num_segments; ++s) {
     const Segment& seg = tt.segments[s];
     const int n = base + s;
@@ -101,22 +110,11 @@ void State::place_tile(int type, int rotation, CellKey cell) {
 
   // The 8 squares around, clockwise from the north-west; the orthogonal neighbour across edge e is ring[2e+1].
   // Their keys by byte arithmetic: x is the low byte, y the high byte, each wrapping as the key does.
-  // Without branches on what each square holds (data no predictor can guess), unless one of them is
-  // not in its home slot, which only a board 32 cells wide makes happen.
-  std::array<int, 8> ring_slot, ring;  // each distinct while all are home: the 8 squares differ mod 32
-  bool all_home = true;
+  // On a narrow board, 8 loads without a branch on what each square holds (data no predictor can guess).
+  std::array<int, 8> ring;
   for (int d = 0; d < 8; ++d) {
-    const CellKey k = static_cast<CellKey>(((cell + kDx8[d]) & 0x00FF) | ((cell + (kDy8[d] << 8)) & 0xFF00));
-    ring_slot[d] = home_slot(k);
-    const Cell c = board_.cells[ring_slot[d]];
-    all_home &= (c.value == kEmptySlot) | (c.key == k);
-    ring[d] = c.value | -static_cast<int>((c.value >= kFrontierFlag) | (c.key != k));
-  }
-  if (__builtin_expect(!all_home, 0)) {
-    for (int d = 0; d < 8; ++d) {
-      const uint16_t v = board_.cells[cell_slot(static_cast<CellKey>(((cell + kDx8[d]) & 0x00FF) | ((cell + (kDy8[d] << 8)) & 0xFF00)))].value;
-      ring[d] = v < kFrontierFlag ? v : -1;
-    }
+    const uint16_t v = board_.cells[cell_slot(static_cast<CellKey>(((cell + kDx8[d]) & 0x00FF) | ((cell + (kDy8[d] << 8)) & 0xFF00)))];
+    ring[d] = v < kFrontierFlag ? v : -1;
   }
 
   // A city or road closes when its last open edges meet: only then is it worth a look at scoring time.
@@ -127,10 +125,9 @@ void State::place_tile(int type, int rotation, CellKey cell) {
   for (int e = 0; e < 4; ++e) open_sides |= static_cast<unsigned>(ring[2 * e + 1] < 0) << e;
   for (unsigned m = open_sides; m; m &= m - 1) {
     const int e = __builtin_ctz(m);
-    // Off their home slots, two new cells may have probed to the same empty slot: look again after each
-    // insertion.
+    // Looked up as each is inserted: on a wide board two new cells may probe to the same empty slot.
     const CellKey k = neighbour(cell, e);
-    frontier_set(all_home ? ring_slot[2 * e + 1] : cell_slot(k), k, kOpposite(e), (rot.edge_word >> (4 * e)) & kNibble);
+    frontier_set(cell_slot(k), k, kOpposite(e), (rot.edge_word >> (4 * e)) & kNibble);
   }
   for (unsigned m = ~open_sides & 0xF; m; m &= m - 1) {
     const int e = __builtin_ctz(m);
@@ -203,7 +200,8 @@ FeatureInfo State::feature(int node) const {
 }
 
 bool State::Board::operator==(const Board& o) const {
-  return num_tiles == o.num_tiles && frontier_size == o.frontier_size && cells == o.cells &&
+  return num_tiles == o.num_tiles && frontier_size == o.frontier_size && cells == o.cells && min_x == o.min_x &&
+         max_x == o.max_x && min_y == o.min_y && max_y == o.max_y && wide == o.wide &&
          std::equal(tiles.begin(), tiles.begin() + num_tiles, o.tiles.begin()) &&
          std::equal(frontier.begin(), frontier.begin() + frontier_size, o.frontier.begin());
 }

@@ -70,10 +70,10 @@ std::string State::check_bounds() const {
     if ((abbey_mayor_.wagons_to_move >> p & 1) && abbey_mayor_.wagon_from[p] >= nodes) return "a wagon leaving no feature";
   }
   int used_cells = 0;
-  for (const Cell& c : board_.cells) {
-    const bool ok = c.value == kEmptySlot || ((c.value & kFrontierFlag) ? (c.value & ~kFrontierFlag) < board_.frontier_size : c.value < tiles);
+  for (const uint16_t v : board_.cells) {
+    const bool ok = v == kEmptySlot || ((v & kFrontierFlag) ? (v & ~kFrontierFlag) < board_.frontier_size : v < tiles);
     if (!ok) return "the cell table points off the board";
-    used_cells += c.value != kEmptySlot;
+    used_cells += v != kEmptySlot;
   }
   // Lookups probe until they meet the key or an empty slot: without an empty slot they would not end.
   if (used_cells > tiles + board_.frontier_size) return "the cell table holds cells that are not on the board";
@@ -110,6 +110,16 @@ std::string State::check_consistency() const {
     const auto it = cells.find({x, y});
     return it == cells.end() ? -1 : it->second;
   };
+  // The extent first: whether lookups may stop at the home slot depends on it.
+  if (board_.num_tiles > 0) {
+    int min_x = board_.tiles[0].x, max_x = min_x, min_y = board_.tiles[0].y, max_y = min_y;
+    for (int i = 1; i < board_.num_tiles; ++i) {
+      min_x = std::min<int>(min_x, board_.tiles[i].x), max_x = std::max<int>(max_x, board_.tiles[i].x);
+      min_y = std::min<int>(min_y, board_.tiles[i].y), max_y = std::max<int>(max_y, board_.tiles[i].y);
+    }
+    if (min_x != board_.min_x || max_x != board_.max_x || min_y != board_.min_y || max_y != board_.max_y) return "the board's extent is wrong";
+    if (board_.wide != (max_x - min_x > kNarrowSpan || max_y - min_y > kNarrowSpan)) return "the board's width is misjudged";
+  }
   constexpr int dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
   for (int i = 0; i < board_.num_tiles; ++i) {
     if (find_cell(cell_key(board_.tiles[i].x, board_.tiles[i].y)) != i) return "cell table misses tile " + std::to_string(i);

@@ -82,7 +82,7 @@ State::State(const Rules& rules, std::span<const uint8_t> deck_counts) : rules_(
   // Only what is read before it is written. Tiles, frontier cells and feature nodes are used up to
   // board_.num_tiles, board_.frontier_size and features_.num_nodes, each written when it comes into use: clearing the KiBs
   // behind them cost 8% of a random game.
-  board_.cells.fill(Cell{0, kEmptySlot});
+  board_.cells.fill(kEmptySlot);
   for (auto& f : tally_.figures) f.fill(kInSupply);
   setup(deck_counts);
 }

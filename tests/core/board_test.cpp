@@ -31,6 +31,7 @@ TEST(Board, AWideLineOfTilesKeepsEveryCellApart) {
   EXPECT_EQ(s.tile_at(36, 0), -1);
   EXPECT_EQ(s.tile_at(-36, 0), -1);
   EXPECT_EQ(s.frontier_size(), 2 * 71 + 2);  // above and below every tile, and both ends
+  EXPECT_EQ(State::from_bytes(s.to_bytes()), s);  // checked on the way in, lookups included
 
   // One road of 71 tiles, open at both ends.
   const FeatureInfo road = s.feature(testing::edge_node(s, 0, 0, "E"));

@@ -337,6 +337,8 @@ class State {
   int unite(int a, int b, SegmentKind kind);  // joins two features of that kind; returns the new root
   int cell_slot(CellKey k) const;  // the table slot holding k, or the empty slot where it would go
   static unsigned home_slot(CellKey k) { return (k & 31u) | ((k >> 3) & (31u << 5)); }  // where k goes first
+  static constexpr int kNarrowSpan = 29;  // tiles at most this far apart both ways: cells span at most 32
+  CellKey cell_in_slot(uint16_t value) const;  // the cell a used slot's value names
   int find_cell(CellKey k) const;  // placed tile index, or -1
   void frontier_set(int slot, CellKey k, int edge, uint16_t edge_kind_bits);
   void occupy_cell(CellKey k, int index);  // a tile is placed there: leaves the frontier
@@ -409,18 +411,18 @@ class State {
   } abbey_mayor_;
 
   // The board: placed tiles and the empty cells next to them.
-  struct Cell {
-    uint16_t key;
-    uint16_t value;
-    bool operator==(const Cell&) const = default;
-  };
   struct Board {
     uint16_t num_tiles = 0;
+    // The placed tiles' extent. While the cells (placed and frontier, one more each way) span at most
+    // 32 both ways, each has its own home slot in the cell table and a lookup is one load.
+    int8_t min_x = 0, max_x = 0, min_y = 0, max_y = 0;
+    bool wide = false;  // the extent is larger: lookups probe on from the home slot
     std::array<PlacedTile, kMaxTiles> tiles;
-    // Cells, placed and frontier, in one open-addressing table (cells are never removed), slot by
-    // position (cell_slot): the value is the tile index, or kFrontierFlag | position in frontier, or
-    // kEmptySlot.
-    std::array<Cell, kCellSlots> cells;  // key and value side by side: one cache line per probe
+    // Cells, placed and frontier, in one open-addressing table (cells are never removed), by position
+    // on a 32 x 32 torus (home_slot), then linear probing: the value is the tile index, or
+    // kFrontierFlag | position in frontier, or kEmptySlot. The key is not stored: the tile or frontier
+    // entry named holds it (cell_in_slot), and only a wide board needs it.
+    std::array<uint16_t, kCellSlots> cells;
     // Frontier: empty cells next to the board, unordered: (key << 16) | what each edge must be, 4 bits
     // of EdgeKind per edge, 0 if no neighbour (never an abbey: its four sides all touch tiles). Updates are
     // O(1) through the cell table; keeping it sorted cost a quarter of a random playout, so the few cells
@@ -479,18 +481,19 @@ inline int State::find(int x) const {
   return x;
 }
 
-// A cell's home slot is its position on a 32 x 32 torus (the low 5 bits of x and of y), so a board
-// narrower than 32 cells both ways never collides and the 8 cells around a tile are 8 nearby slots; a
-// wider one probes on linearly.
+// A cell's home slot is its position on a 32 x 32 torus (the low 5 bits of x and of y): on a board whose
+// cells span at most 32 both ways no two cells share one, so the home slot is the answer. A wider board
+// probes on linearly, comparing the cells the slots name.
 inline int State::cell_slot(CellKey k) const {
   unsigned slot = home_slot(k);
-  // One branch for the usual case, the key or an empty slot at home: whether a cell is there is data the
-  // branch predictor cannot guess.
-  for (;;) {
-    const Cell c = board_.cells[slot];
-    if (__builtin_expect((c.value == kEmptySlot) | (c.key == k), 1)) return static_cast<int>(slot);
-    slot = (slot + 1) & (kCellSlots - 1);
-  }
+  if (__builtin_expect(!board_.wide, 1)) return static_cast<int>(slot);
+  while (board_.cells[slot] != kEmptySlot && cell_in_slot(board_.cells[slot]) != k) slot = (slot + 1) & (kCellSlots - 1);
+  return static_cast<int>(slot);
+}
+
+inline CellKey State::cell_in_slot(uint16_t value) const {
+  if (value & kFrontierFlag) return static_cast<CellKey>(board_.frontier[value & ~kFrontierFlag] >> 16);
+  return cell_key(board_.tiles[value].x, board_.tiles[value].y);
 }
 
 inline int State::slot_in_supply(int player, Figure f) const {
@@ -510,7 +513,7 @@ inline int State::slot_in_supply(int player, Figure f) const {
 inline bool State::in_supply(int player, Figure f) const { return slot_in_supply(player, f) >= 0; }
 
 inline int State::find_cell(CellKey k) const {
-  const uint16_t v = board_.cells[cell_slot(k)].value;
+  const uint16_t v = board_.cells[cell_slot(k)];
   return v < kFrontierFlag ? v : -1;
 }
 
