@@ -62,31 +62,60 @@ bool State::river_placement_ok(const TileType& t, int rotation, CellKey cell, ui
 
 void State::generate_placements(ActionList& out) const {
   // The frontier is kept in the order cells joined it (O(1) updates), but the list is promised in action
-  // order: collect the cells that take the tile with a mask of their rotations, sort those few cells,
-  // then list each cell's rotations in order.
+  // order: cell key (row by row), then rotation. On a narrow board the cells that take the tile are
+  // marked on a 32 x 32 grid over the board's extent, row by row as keys go, and read back in order; a
+  // wide board sorts them.
   const TileType& t = cat()[flow_.drawn];
   const int count = t.distinct_rotations.count;
   const std::array<uint16_t, 4> words = t.distinct_rotations.edge_word;
   const std::array<uint8_t, 4> rotations = t.distinct_rotations.rotation;
   const bool special = needs_special_check(t);
-  std::array<uint32_t, kMaxFrontier> fitting;
-  int num_fitting = 0;
-  for (int i = 0; i < board_.frontier_size; ++i) {
-    const uint32_t entry = board_.frontier[i];
+  // The rotations that fit a frontier entry, as a mask; without a branch on whether each fits (data no
+  // predictor can guess) unless the River's or the shrines' rules must be asked too.
+  auto rotations_fitting = [&](uint32_t entry) {
     const uint16_t req = static_cast<uint16_t>(entry);
     uint32_t mask = 0;
-    for (int k = 0; k < count; ++k) {
-      if ((words[k] & req) != req) continue;
-      if (special && !special_placement_ok(t, rotations[k], static_cast<CellKey>(entry >> 16), req)) continue;
-      mask |= 1u << rotations[k];
+    if (!special) {
+      for (int k = 0; k < count; ++k) mask |= static_cast<uint32_t>((words[k] & req) == req) << rotations[k];
+      return mask;
     }
-    if (mask) fitting[num_fitting++] = (entry & 0xFFFF0000u) | mask;
-  }
-  std::sort(fitting.begin(), fitting.begin() + num_fitting);
+    for (int k = 0; k < count; ++k)
+      if ((words[k] & req) == req && special_placement_ok(t, rotations[k], static_cast<CellKey>(entry >> 16), req))
+        mask |= 1u << rotations[k];
+    return mask;
+  };
   int n = out.size;
-  for (int i = 0; i < num_fitting; ++i) {
-    const CellKey cell = static_cast<CellKey>(fitting[i] >> 16);
-    for (uint32_t mask = fitting[i] & 0xF; mask; mask &= mask - 1) out.items[n++] = Action::place(cell, __builtin_ctz(mask));
+  auto list = [&](CellKey cell, uint32_t mask) {
+    for (; mask; mask &= mask - 1) out.items[n++] = Action::place(cell, __builtin_ctz(mask));
+  };
+  if (!board_.wide) {
+    constexpr int kGrid = 32;  // frontier cells lie within one of the tiles' extent, at most 30 wide
+    std::array<uint64_t, kGrid * kGrid / 64> marked{};
+    std::array<uint8_t, kGrid * kGrid> masks;  // read only where marked
+    const int x0 = board_.min_x - 1, y0 = board_.min_y - 1;
+    for (int i = 0; i < board_.frontier_size; ++i) {
+      const uint32_t entry = board_.frontier[i];
+      const CellKey cell = static_cast<CellKey>(entry >> 16);
+      const int at = (key_y(cell) - y0) * kGrid + key_x(cell) - x0;
+      const uint32_t mask = rotations_fitting(entry);
+      masks[at] = static_cast<uint8_t>(mask);
+      marked[at / 64] |= static_cast<uint64_t>(mask != 0) << (at % 64);
+    }
+    for (int w = 0; w < static_cast<int>(marked.size()); ++w)
+      for (uint64_t bits = marked[w]; bits; bits &= bits - 1) {
+        const int at = w * 64 + __builtin_ctzll(bits);
+        list(cell_key(x0 + at % kGrid, y0 + at / kGrid), masks[at]);
+      }
+  } else {
+    std::array<uint32_t, kMaxFrontier> fitting;  // (cell key << 16) | rotation mask
+    int num_fitting = 0;
+    for (int i = 0; i < board_.frontier_size; ++i) {
+      const uint32_t mask = rotations_fitting(board_.frontier[i]);
+      fitting[num_fitting] = (board_.frontier[i] & 0xFFFF0000u) | mask;
+      num_fitting += mask != 0;
+    }
+    std::sort(fitting.begin(), fitting.begin() + num_fitting);
+    for (int i = 0; i < num_fitting; ++i) list(static_cast<CellKey>(fitting[i] >> 16), fitting[i] & 0xF);
   }
   out.size = n;
 }
@@ -100,9 +129,15 @@ bool State::has_placement() const {
   // Newest cells first: they have the fewest neighbours, so a fit is found soonest.
   for (int i = board_.frontier_size - 1; i >= 0; --i) {
     const uint16_t req = static_cast<uint16_t>(board_.frontier[i]);
+    if (!special) {  // one branch a cell rather than one a rotation
+      bool fits = false;
+      for (int k = 0; k < d.count; ++k) fits |= (d.edge_word[k] & req) == req;
+      if (fits) return true;
+      continue;
+    }
     for (int k = 0; k < d.count; ++k) {
       if ((d.edge_word[k] & req) != req) continue;
-      if (!special || special_placement_ok(t, d.rotation[k], static_cast<CellKey>(board_.frontier[i] >> 16), req)) return true;
+      if (special_placement_ok(t, d.rotation[k], static_cast<CellKey>(board_.frontier[i] >> 16), req)) return true;
     }
   }
   return false;
