@@ -10,8 +10,7 @@ namespace {
 // The remaining tile types with their distinct rotations' edge words: what fit counts test.
 struct RemainingTiles {
   struct Entry {
-    uint8_t rotations;
-    std::array<uint16_t, 4> edge_word;
+    std::array<uint16_t, 4> edge_word;  // the distinct rotations', then zeros
     int copies;
   };
   std::array<Entry, kMaxTileTypes> items;
@@ -24,19 +23,21 @@ struct RemainingTiles {
       const int copies = state.remaining(t);
       if (copies == 0) continue;
       const auto& d = cat[t].distinct_rotations;
-      items[size++] = Entry{d.count, d.edge_word, copies};
+      items[size++] = Entry{d.edge_word, copies};
       total += copies;
     }
   }
 
+  // Without a branch on whether each rotation fits (data no predictor can guess): a rotation past a
+  // type's distinct ones has edge word 0, which fits no cell (every cell has a constrained edge).
   int fitting(uint16_t requirement) const {
     int n = 0;
-    for (int i = 0; i < size; ++i)
-      for (int k = 0; k < items[i].rotations; ++k)
-        if ((items[i].edge_word[k] & requirement) == requirement) {
-          n += items[i].copies;
-          break;
-        }
+    for (int i = 0; i < size; ++i) {
+      const auto& w = items[i].edge_word;
+      const bool fits = ((w[0] & requirement) == requirement) | ((w[1] & requirement) == requirement) |
+                        ((w[2] & requirement) == requirement) | ((w[3] & requirement) == requirement);
+      n += fits ? items[i].copies : 0;
+    }
     return n;
   }
 };

@@ -47,6 +47,24 @@ TEST(Tiles, SymmetricTilesShareCanonicalRotations) {
   for (int r = 0; r < 4; ++r) EXPECT_EQ(curve.rot[r].canonical, r);
 }
 
+// The distinct rotations list each layout once, then edge word 0, which fits no frontier cell: fit
+// counts test all four words without asking how many there are.
+TEST(Tiles, DistinctRotationsListEachLayoutOnceThenZeros) {
+  const TileCatalog& c = TileCatalog::get();
+  for (int t = 0; t < c.size(); ++t) {
+    const auto& d = c[t].distinct_rotations;
+    ASSERT_GE(d.count, 1) << c[t].id;
+    for (int k = 0; k < 4; ++k) {
+      if (k < d.count) {
+        EXPECT_EQ(d.edge_word[k], c[t].rot[d.rotation[k]].edge_word) << c[t].id;
+        EXPECT_EQ(c[t].rot[d.rotation[k]].canonical, d.rotation[k]) << c[t].id;
+      } else {
+        EXPECT_EQ(d.edge_word[k], 0) << c[t].id << " rotation slot " << k;
+      }
+    }
+  }
+}
+
 TEST(Tiles, RepeatedKindsMarkTilesAFeatureCanCrossTwice) {
   const TileCatalog& c = TileCatalog::get();
   EXPECT_TRUE(c[c.find("BA.CC")].repeated_kinds & (1 << static_cast<int>(SegmentKind::kCity)));
