@@ -102,7 +102,7 @@ State State::from_bytes(std::string_view bytes) {
 
 std::string State::check_consistency() const {
   const TileCatalog& c = TileCatalog::get();
-  // Cells from an ordered map of the placed tiles rather than the hash table.
+  // Cells from an ordered map of the placed tiles rather than the cell table.
   std::map<std::pair<int, int>, int> cells;
   for (int i = 0; i < board_.num_tiles; ++i)
     if (!cells.emplace(std::make_pair(board_.tiles[i].x, board_.tiles[i].y), i).second) return "two tiles on one cell";
