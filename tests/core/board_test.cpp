@@ -3,6 +3,8 @@
 // case many times over: every tile and frontier cell must still be found, and the road is one feature.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "scenario.h"
 
 namespace meeple {
@@ -51,6 +53,40 @@ TEST(Board, AWideLineOfTilesKeepsEveryCellApart) {
   EXPECT_EQ(next.state.tile_at(3, -1), 71);
   EXPECT_EQ(next.state.tile_at(35, -1), -1);
   EXPECT_EQ(next.state.check_consistency(), "");
+}
+
+// Random games never get wider than 30 tiles, so these are stretched: every placement goes to the
+// easternmost legal cell (ties at random). Every position of them must survive the from-scratch checks.
+TEST(Board, GamesStretchedEastStayConsistent) {
+  for (const auto& [expansions, players] : {std::pair{0, 2}, std::pair{kRiver2 | kCount | kKingRobber | kCultPlaces | kAbbeyMayor, 3}}) {
+    for (uint64_t seed = 1; seed <= 6; ++seed) {
+      Dealer dealer(seed);
+      Rng rng(seed);
+      State s(testing::rules_with(players, static_cast<uint8_t>(expansions)));
+      ActionList list;
+      int min_x = 0, max_x = 0;
+      while (!s.is_terminal()) {
+        if (s.is_chance()) {
+          s.apply(dealer.deal(s));
+        } else if (s.phase() == Phase::kPlace) {
+          s.legal_actions(list);
+          ASSERT_TRUE(std::is_sorted(list.begin(), list.end()));
+          int east = -1000, ties = 0;
+          Action pick = Action::none();
+          for (const Action& a : list) {
+            if (a.x() > east) east = a.x(), ties = 0;
+            if (a.x() == east && rng.below(static_cast<uint32_t>(++ties)) == 0) pick = a;
+          }
+          min_x = std::min(min_x, pick.x()), max_x = std::max(max_x, pick.x());
+          s.apply(pick);
+        } else {
+          s.apply(s.sample_legal_action(rng));
+        }
+        ASSERT_EQ(s.check_consistency(), "") << "seed " << seed << ", expansions " << expansions;
+      }
+      EXPECT_GT(max_x - min_x, 29) << "the game stayed narrow (State::kNarrowSpan), so it tested nothing new";
+    }
+  }
 }
 
 }  // namespace
