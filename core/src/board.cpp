@@ -10,7 +10,7 @@ namespace meeple {
 
 int State::frontier_index(CellKey k) const {
   const uint16_t v = board_.cells[cell_slot(k)];
-  return (v != kEmptySlot && (v & kFrontierFlag)) ? (v & ~kFrontierFlag) : -1;
+  return (v != kEmptySlot && (v & kFrontierFlag) && cell_in_slot(v) == k) ? (v & ~kFrontierFlag) : -1;
 }
 
 // Without a branch on whether the cell is new to the frontier: written either way.
@@ -95,7 +95,7 @@ void State::place_tile(int type, int rotation, CellKey cell) {
   if (idx == 0) b.min_x = b.max_x = static_cast<int8_t>(x), b.min_y = b.max_y = static_cast<int8_t>(y);
   b.min_x = static_cast<int8_t>(std::min<int>(b.min_x, x)), b.max_x = static_cast<int8_t>(std::max<int>(b.max_x, x));
   b.min_y = static_cast<int8_t>(std::min<int>(b.min_y, y)), b.max_y = static_cast<int8_t>(std::max<int>(b.max_y, y));
-  b.wide = b.wide || b.max_x - b.min_x > kNarrowSpan || b.max_y - b.min_y > kNarrowSpan;
+  b.wide = is_wide(b.min_x, b.max_x, b.min_y, b.max_y);  // the extent only grows: once wide, wide
   for (int s = 0; s < tt.num_segments; ++s) {
     const Segment& seg = tt.segments[s];
     const int n = base + s;

@@ -29,7 +29,7 @@ std::string State::check_bounds() const {
     return byte <= 1;
   };
   if (!is_bool(flow_.turn_scoring) || !is_bool(count_.deploy_due) || !is_bool(abbey_mayor_.in_abbey_round) ||
-      !is_bool(abbey_mayor_.barn_placed))
+      !is_bool(abbey_mayor_.barn_placed) || !is_bool(board_.wide))
     return "a flag that is neither true nor false";
   const int players = rules_.players, tiles = board_.num_tiles, nodes = features_.num_nodes, types = TileCatalog::get().size();
   auto seat_or_none = [&](int seat) { return seat >= -1 && seat < players; };
@@ -48,6 +48,10 @@ std::string State::check_bounds() const {
         t.node_base + TileCatalog::get()[t.type].num_segments > nodes)
       return "placed tile " + std::to_string(i) + " is out of range";
   }
+  // Scoring looks up the features of the segments the last placement closed: segments of that tile.
+  if (flow_.last_tile >= 0 &&
+      completed_.closed_segments >> TileCatalog::get()[board_.tiles[flow_.last_tile].type].num_segments)
+    return "closed segments the last tile placed does not have";
   std::array<bool, kMaxNodes> has_predecessor{};
   for (int n = 0; n < nodes; ++n) {
     if (features_.parent[n] >= nodes || features_.next_member[n] >= nodes || features_.node_tile[n] >= tiles) return "node " + std::to_string(n) + " points off the board";
@@ -118,7 +122,7 @@ std::string State::check_consistency() const {
       min_y = std::min<int>(min_y, board_.tiles[i].y), max_y = std::max<int>(max_y, board_.tiles[i].y);
     }
     if (min_x != board_.min_x || max_x != board_.max_x || min_y != board_.min_y || max_y != board_.max_y) return "the board's extent is wrong";
-    if (board_.wide != (max_x - min_x > kNarrowSpan || max_y - min_y > kNarrowSpan)) return "the board's width is misjudged";
+    if (board_.wide != is_wide(min_x, max_x, min_y, max_y)) return "the board's width is misjudged";
   }
   constexpr int dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
   for (int i = 0; i < board_.num_tiles; ++i) {
@@ -227,6 +231,21 @@ std::string State::check_consistency() const {
     size_t expected = 0;
     for (int n = 0; n < features_.num_nodes; ++n) expected += root(n) == r;
     if (members != expected) return what + ": member list has the wrong length";
+  }
+
+  // Before the deploy, scoring will collect the features the placement closed from the segments it
+  // marked: the features of the tile's cities and roads with no open edge left.
+  if (flow_.phase == Phase::kDeploy) {
+    const PlacedTile& pt = board_.tiles[flow_.last_tile];
+    const TileType& tt = c[pt.type];
+    std::set<int> marked, closed;
+    for (int s = 0; s < tt.num_segments; ++s) {
+      const int root = features_.root(pt.node_base + s);
+      if (completed_.closed_segments >> s & 1) marked.insert(root);
+      if ((tt.segments[s].kind == SegmentKind::kCity || tt.segments[s].kind == SegmentKind::kRoad) && features_.open[root] == 0)
+        closed.insert(root);
+    }
+    if (marked != closed) return "the features the last placement closed are misrecorded";
   }
 
   // Frontier: every empty cell next to a tile, with the edge kinds it must match.

@@ -4,6 +4,8 @@
 // (the union-find's path halving, unused table entries) leave copies equal.
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include "scenario.h"
 
 namespace meeple {
@@ -57,6 +59,9 @@ TEST(StateEquality, SeesEveryGroupOfFields) {
   expect_seen("a wagon's feature", [](StateProbe p) { ++p.abbey_mayor().wagon_from[1]; });
   expect_seen("a placed tile", [](StateProbe p) { p.board().tiles[3].rotation ^= 1; });
   expect_seen("a frontier cell", [](StateProbe p) { p.board().frontier[0] ^= 1; });
+  expect_seen("the board's extent", [](StateProbe p) { --p.board().min_x; });
+  expect_seen("the board's width", [](StateProbe p) { p.board().wide = !p.board().wide; });
+  expect_seen("segments closed", [](StateProbe p) { p.completed().closed_segments ^= 1; });
   expect_seen("a feature's open edges", [](StateProbe p) {
     for (int n = 0;; ++n)
       if (p.features().root(n) == n) return void(++p.features().open[n]);
@@ -78,6 +83,71 @@ TEST(StateEquality, IgnoresWhatDoesNotChangeThePosition) {
   for (int n = 0; n < probe.features().num_nodes; ++n) probe.features().parent[n] = static_cast<uint16_t>(probe.features().root(n));
   EXPECT_TRUE(t == s);
   EXPECT_EQ(t.check_consistency(), "");
+}
+
+// A deploy decision (the features the placement closed not yet scored) whose tile has a city or road
+// segment still open.
+State deploy_with_open_segment(int& open_segment) {
+  for (uint64_t seed = 1;; ++seed) {
+    Dealer dealer(seed);
+    Rng rng(seed);
+    State s(testing::rules_with(2));
+    for (int i = 0; i < 60 && !s.is_terminal(); ++i) s.apply(s.is_chance() ? dealer.deal(s) : s.sample_legal_action(rng));
+    while (!s.is_terminal() && s.phase() != Phase::kDeploy) s.apply(s.is_chance() ? dealer.deal(s) : s.sample_legal_action(rng));
+    if (s.is_terminal()) continue;
+    const PlacedTile& pt = s.tile(s.last_tile());
+    const TileType& tt = TileCatalog::get()[pt.type];
+    for (int seg = 0; seg < tt.num_segments; ++seg) {
+      const FeatureInfo f = s.feature(s.node(s.last_tile(), seg));
+      if ((f.kind == SegmentKind::kCity || f.kind == SegmentKind::kRoad) && f.open_edges > 0) {
+        open_segment = seg;
+        return s;
+      }
+    }
+  }
+}
+
+// Bytes that would make scoring look up nodes of other tiles, score an open feature or read an invalid
+// bool are refused with what is wrong.
+TEST(StateBytes, RefusesMisrecordedBoardsAndClosings) {
+  int open_segment = -1;
+  const State s = deploy_with_open_segment(open_segment);
+  ASSERT_EQ(State::from_bytes(s.to_bytes()), s);
+  auto refusal = [&](auto&& change) {
+    State t = s;
+    StateProbe probe{t};
+    change(probe);
+    try {
+      State::from_bytes(t.to_bytes());
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(refusal([](StateProbe p) { p.completed().closed_segments = 1 << 15; }), "closed segments the last tile placed does not have");
+  EXPECT_EQ(refusal([&](StateProbe p) { p.completed().closed_segments |= static_cast<uint16_t>(1 << open_segment); }),
+            "the features the last placement closed are misrecorded");
+  EXPECT_EQ(refusal([](StateProbe p) {
+              const uint8_t two = 2;
+              std::memcpy(&p.board().wide, &two, 1);
+            }),
+            "a flag that is neither true nor false");
+  EXPECT_EQ(refusal([](StateProbe p) { p.board().wide = true; }), "the board's width is misjudged");
+  EXPECT_EQ(refusal([](StateProbe p) { ++p.board().max_y; }), "the board's extent is wrong");
+}
+
+// A cell 32 away from a cell of a narrow board shares its slot in the cell table, and is still empty.
+TEST(StateBytes, CellsOffTheBoardAreEmptyWhateverTheirSlot) {
+  testing::Scenario sc(testing::rules_with(2), {{"BA.RFr", 2}});
+  const State& s = sc.state;
+  for (const auto& [x, y] : {std::pair{32, 0}, std::pair{-32, 0}, std::pair{0, 32}, std::pair{-32, 64}}) {
+    EXPECT_EQ(s.tile_at(x, y), -1) << x << "," << y;
+  }
+  EXPECT_GE(s.frontier_index(cell_key(1, 0)), 0);
+  EXPECT_EQ(s.frontier_index(cell_key(33, 0)), -1);
+  sc.draw("BA.RFr");
+  EXPECT_EQ(sc.state.why_illegal(Action::place(cell_key(32, 0), 0)), "cell (32,0) does not touch the board (B3)");
+  EXPECT_EQ(sc.state.why_illegal(Action::place(cell_key(33, 0), 0)), "cell (33,0) does not touch the board (B3)");
 }
 
 }  // namespace

@@ -338,6 +338,12 @@ class State {
   int cell_slot(CellKey k) const;  // the table slot holding k, or the empty slot where it would go
   static unsigned home_slot(CellKey k) { return (k & 31u) | ((k >> 3) & (31u << 5)); }  // where k goes first
   static constexpr int kNarrowSpan = 29;  // tiles at most this far apart both ways: cells span at most 32
+  // Whether placed tiles with this extent make a wide board: wider than kNarrowSpan, or with cells next
+  // to them beyond the coordinates a key holds (keys would wrap, so positions would not order them).
+  static bool is_wide(int min_x, int max_x, int min_y, int max_y) {
+    return max_x - min_x > kNarrowSpan || max_y - min_y > kNarrowSpan || min_x <= kMinCoordinate ||
+           max_x >= kMaxCoordinate || min_y <= kMinCoordinate || max_y >= kMaxCoordinate;
+  }
   CellKey cell_in_slot(uint16_t value) const;  // the cell a used slot's value names
   int find_cell(CellKey k) const;  // placed tile index, or -1
   void frontier_set(int slot, CellKey k, int edge, uint16_t edge_kind_bits);
@@ -482,8 +488,10 @@ inline int State::find(int x) const {
 }
 
 // A cell's home slot is its position on a 32 x 32 torus (the low 5 bits of x and of y): on a board whose
-// cells span at most 32 both ways no two cells share one, so the home slot is the answer. A wider board
-// probes on linearly, comparing the cells the slots name.
+// cells span at most 32 both ways no two of its cells share one, so for a cell on or next to the board
+// the home slot is the answer. A wider board probes on linearly, comparing the cells the slots name.
+// Lookups of any cell (find_cell, frontier_index) compare what they find with the cell asked for: one
+// 32 cells away from a cell of a narrow board has the same home slot.
 inline int State::cell_slot(CellKey k) const {
   unsigned slot = home_slot(k);
   if (__builtin_expect(!board_.wide, 1)) return static_cast<int>(slot);
@@ -514,7 +522,7 @@ inline bool State::in_supply(int player, Figure f) const { return slot_in_supply
 
 inline int State::find_cell(CellKey k) const {
   const uint16_t v = board_.cells[cell_slot(k)];
-  return v < kFrontierFlag ? v : -1;
+  return v < kFrontierFlag && cell_in_slot(v) == k ? v : -1;
 }
 
 inline constexpr size_t kStateBytes = sizeof(State);
