@@ -136,16 +136,11 @@ void State::place_tile(int type, int rotation, CellKey cell) {
     const TileType& ot = c[other.type];
     const TileType::Rotated& orot = ot.rot[other.rotation];
     const uint8_t sa = rot.edge_segment[e], sb = orot.edge_segment[kOpposite(e)];
-    // A2: an abbey's side closes the city or road it touches without joining it.
+    // A2: an abbey's side closes the city or road it touches without joining it. (Only the abbey itself
+    // meets such sides: it goes where all four sides touch tiles (A1), so nothing is placed next to it later.)
     if (tt.has(kFlagAbbey) && sb != kNoSegment) {
       const int r = find(other.node_base + sb);
       features_.open[r] = static_cast<uint16_t>(features_.open[r] - 1);
-      continue;
-    }
-    if (ot.has(kFlagAbbey) && sa != kNoSegment) {
-      const int r = find(base + sa);
-      features_.open[r] = static_cast<uint16_t>(features_.open[r] - 1);
-      if (features_.open[r] == 0) completed_.closed_segments |= static_cast<uint16_t>(1u << sa);
       continue;
     }
     if (sa != kNoSegment && sb != kNoSegment) {

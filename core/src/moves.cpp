@@ -60,30 +60,31 @@ bool State::river_placement_ok(const TileType& t, int rotation, CellKey cell, ui
   return turn_new != turn_prev;
 }
 
+// A tile fits a frontier cell in a rotation when each constrained edge has the required kind. Edge kinds
+// are one bit per nibble, so that is one AND and one compare per rotation, all taken without a branch on
+// whether each fits (data no predictor can guess) unless the River's or the shrines' rules
+// (`special` = needs_special_check(t)) must be asked too.
+uint32_t State::rotations_fitting(const TileType& t, bool special, uint32_t frontier_entry) const {
+  const auto& d = t.distinct_rotations;
+  const uint16_t req = static_cast<uint16_t>(frontier_entry);
+  uint32_t mask = 0;
+  if (!special) {
+    for (int k = 0; k < d.count; ++k) mask |= static_cast<uint32_t>((d.edge_word[k] & req) == req) << d.rotation[k];
+    return mask;
+  }
+  for (int k = 0; k < d.count; ++k)
+    if ((d.edge_word[k] & req) == req && special_placement_ok(t, d.rotation[k], static_cast<CellKey>(frontier_entry >> 16), req))
+      mask |= 1u << d.rotation[k];
+  return mask;
+}
+
 void State::generate_placements(ActionList& out) const {
   // The frontier is kept in the order cells joined it (O(1) updates), but the list is promised in action
   // order: cell key (row by row), then rotation. On a narrow board the cells that take the tile are
   // marked on a 32 x 32 grid over the board's extent, row by row as keys go, and read back in order; a
   // wide board sorts them.
   const TileType& t = cat()[flow_.drawn];
-  const int count = t.distinct_rotations.count;
-  const std::array<uint16_t, 4> words = t.distinct_rotations.edge_word;
-  const std::array<uint8_t, 4> rotations = t.distinct_rotations.rotation;
   const bool special = needs_special_check(t);
-  // The rotations that fit a frontier entry, as a mask; without a branch on whether each fits (data no
-  // predictor can guess) unless the River's or the shrines' rules must be asked too.
-  auto rotations_fitting = [&](uint32_t entry) {
-    const uint16_t req = static_cast<uint16_t>(entry);
-    uint32_t mask = 0;
-    if (!special) {
-      for (int k = 0; k < count; ++k) mask |= static_cast<uint32_t>((words[k] & req) == req) << rotations[k];
-      return mask;
-    }
-    for (int k = 0; k < count; ++k)
-      if ((words[k] & req) == req && special_placement_ok(t, rotations[k], static_cast<CellKey>(entry >> 16), req))
-        mask |= 1u << rotations[k];
-    return mask;
-  };
   int n = out.size;
   auto list = [&](CellKey cell, uint32_t mask) {
     for (; mask; mask &= mask - 1) out.items[n++] = Action::place(cell, __builtin_ctz(mask));
@@ -97,7 +98,7 @@ void State::generate_placements(ActionList& out) const {
       const uint32_t entry = board_.frontier[i];
       const CellKey cell = static_cast<CellKey>(entry >> 16);
       const int at = (key_y(cell) - y0) * kGrid + key_x(cell) - x0;
-      const uint32_t mask = rotations_fitting(entry);
+      const uint32_t mask = rotations_fitting(t, special, entry);
       masks[at] = static_cast<uint8_t>(mask);
       marked[at / 64] |= static_cast<uint64_t>(mask != 0) << (at % 64);
     }
@@ -110,7 +111,7 @@ void State::generate_placements(ActionList& out) const {
     std::array<uint32_t, kMaxFrontier> fitting;  // (cell key << 16) | rotation mask
     int num_fitting = 0;
     for (int i = 0; i < board_.frontier_size; ++i) {
-      const uint32_t mask = rotations_fitting(board_.frontier[i]);
+      const uint32_t mask = rotations_fitting(t, special, board_.frontier[i]);
       fitting[num_fitting] = (board_.frontier[i] & 0xFFFF0000u) | mask;
       num_fitting += mask != 0;
     }
@@ -120,26 +121,12 @@ void State::generate_placements(ActionList& out) const {
   out.size = n;
 }
 
-// A tile fits a frontier cell in a rotation when each constrained edge has the required kind. Edge kinds
-// are one bit per nibble, so that is one AND and one compare per rotation.
 bool State::has_placement() const {
   const TileType& t = cat()[flow_.drawn];
-  const auto& d = t.distinct_rotations;
   const bool special = needs_special_check(t);
   // Newest cells first: they have the fewest neighbours, so a fit is found soonest.
-  for (int i = board_.frontier_size - 1; i >= 0; --i) {
-    const uint16_t req = static_cast<uint16_t>(board_.frontier[i]);
-    if (!special) {  // one branch a cell rather than one a rotation
-      bool fits = false;
-      for (int k = 0; k < d.count; ++k) fits |= (d.edge_word[k] & req) == req;
-      if (fits) return true;
-      continue;
-    }
-    for (int k = 0; k < d.count; ++k) {
-      if ((d.edge_word[k] & req) != req) continue;
-      if (special_placement_ok(t, d.rotation[k], static_cast<CellKey>(board_.frontier[i] >> 16), req)) return true;
-    }
-  }
+  for (int i = board_.frontier_size - 1; i >= 0; --i)
+    if (rotations_fitting(t, special, board_.frontier[i])) return true;
   return false;
 }
 
