@@ -64,7 +64,9 @@ bool State::river_placement_ok(const TileType& t, int rotation, CellKey cell, ui
 // are one bit per nibble, so that is one AND and one compare per rotation, all taken without a branch on
 // whether each fits (data no predictor can guess) unless the River's or the shrines' rules
 // (`special` = needs_special_check(t)) must be asked too.
-uint32_t State::rotations_fitting(const TileType& t, bool special, uint32_t frontier_entry) const {
+// Inline in its two callers, the per-cell loops of listing and of has_placement (called, it cost a sixth
+// of BM_LegalPlacements).
+[[gnu::always_inline]] inline uint32_t State::rotations_fitting(const TileType& t, bool special, uint32_t frontier_entry) const {
   const auto& d = t.distinct_rotations;
   const uint16_t req = static_cast<uint16_t>(frontier_entry);
   uint32_t mask = 0;
