@@ -7,36 +7,38 @@
 namespace meeple {
 namespace {
 
-// The remaining tile types with their distinct rotations' edge words: what fit counts test.
+// The remaining tile types, laid out for fit counts: one array per rotation slot (the distinct rotations'
+// edge words, then zeros), so that the compiler counts several types per vector instruction.
 struct RemainingTiles {
-  struct Entry {
-    std::array<uint16_t, 4> edge_word;  // the distinct rotations', then zeros
-    int copies;
-  };
-  std::array<Entry, kMaxTileTypes> items;
-  int size = 0;
-  int total = 0;
+  static constexpr int kLanes = 16;
+  alignas(32) std::array<std::array<uint16_t, kMaxTileTypes + kLanes>, 4> edge_word{};
+  alignas(32) std::array<uint16_t, kMaxTileTypes + kLanes> copies{};
+  int size = 0;   // types with copies left, rounded up to whole lanes (the padding has no copies)
+  int total = 0;  // copies left
 
   explicit RemainingTiles(const State& state) {
     const TileCatalog& cat = TileCatalog::get();
+    int n = 0;
     for (int t = 0; t < cat.size(); ++t) {
-      const int copies = state.remaining(t);
-      if (copies == 0) continue;
+      const int left = state.remaining(t);
+      if (left == 0) continue;
       const auto& d = cat[t].distinct_rotations;
-      items[size++] = Entry{d.edge_word, copies};
-      total += copies;
+      for (int k = 0; k < 4; ++k) edge_word[k][n] = d.edge_word[k];
+      copies[n++] = static_cast<uint16_t>(left);
+      total += left;
     }
+    size = (n + kLanes - 1) / kLanes * kLanes;
   }
 
-  // Without a branch on whether each rotation fits (data no predictor can guess): a rotation past a
-  // type's distinct ones has edge word 0, which fits no cell (every cell has a constrained edge).
+  // Copies that fit `requirement` in some rotation. Without a branch on whether a rotation fits (data no
+  // predictor can guess): a rotation past a type's distinct ones has edge word 0, which fits no cell
+  // (every frontier cell has a constrained edge), and padding has no copies.
   int fitting(uint16_t requirement) const {
-    int n = 0;
+    uint16_t n = 0;  // at most the copies of all tiles, which kMaxLandTiles keeps within 16 bits
     for (int i = 0; i < size; ++i) {
-      const auto& w = items[i].edge_word;
-      const bool fits = ((w[0] & requirement) == requirement) | ((w[1] & requirement) == requirement) |
-                        ((w[2] & requirement) == requirement) | ((w[3] & requirement) == requirement);
-      n += fits ? items[i].copies : 0;
+      const bool fits = ((edge_word[0][i] & requirement) == requirement) | ((edge_word[1][i] & requirement) == requirement) |
+                        ((edge_word[2][i] & requirement) == requirement) | ((edge_word[3][i] & requirement) == requirement);
+      n = static_cast<uint16_t>(n + (copies[i] & -static_cast<uint16_t>(fits)));
     }
     return n;
   }
@@ -98,24 +100,28 @@ void extract_features(const State& state, std::span<float> out) {
     if (cached == static_cast<int>(cache.size())) cached = 0;  // rare: start over
     return cache[cached++] = entry;
   };
-  constexpr uint16_t kCityOrRoad = static_cast<uint16_t>(EdgeKind::kCity) | static_cast<uint16_t>(EdgeKind::kRoad);
-  for (int i = 0; num_roots > 0 && i < state.frontier_size(); ++i) {
-    const uint16_t req = state.frontier_requirement(i);
-    const CellKey cell = state.frontier_cell(i);
-    std::array<int, 4> roots_here{-1, -1, -1, -1};  // a feature touching the cell twice counts it once
-    for (int e = 0; e < 4; ++e) {
-      // Only a city or road edge of a neighbour can be an open edge of a feature (abbey sides aside).
-      const uint16_t kind = (req >> (4 * e)) & 0xF;
-      if (!(kind & kCityOrRoad) || kind == static_cast<uint16_t>(EdgeKind::kAbbey)) continue;
-      const CellKey next = neighbour(cell, e);
-      const int t = state.tile_at(key_x(next), key_y(next));
-      const PlacedTile& pt = state.tile(t);
-      const int seg = cat[pt.type].rot[pt.rotation].edge_segment[kOpposite(e)];
-      const int r = root_index(state.feature_root(state.node(t, seg)));
-      if (r == num_roots || std::find(roots_here.begin(), roots_here.end(), r) != roots_here.end()) continue;
-      roots_here[e] = r;
-      figure_log_odds[r] += odds_of(req).log_odds;
-    }
+  // Each open city or road with figures: the sum of its open cells' log odds, each distinct cell once, in
+  // frontier order. Its open cells are the empty squares across the edges of its segments, found by
+  // walking its members (a few) rather than every frontier cell's neighbours.
+  for (int r = 0; r < num_roots; ++r) {
+    const int root = figure_roots[r];
+    const PlacedTile& root_tile = state.tile(state.node_tile(root));
+    const SegmentKind kind = cat[root_tile.type].segments[root - root_tile.node_base].kind;
+    if (kind != SegmentKind::kCity && kind != SegmentKind::kRoad) continue;
+    std::array<uint64_t, (kMaxFrontier + 63) / 64> open_cells{};  // by frontier position
+    state.for_each_member(root, [&](int m) {
+      const PlacedTile& pt = state.tile(state.node_tile(m));
+      const auto& edge_segment = cat[pt.type].rot[pt.rotation].edge_segment;
+      const CellKey here = cell_key(pt.x, pt.y);
+      for (int e = 0; e < 4; ++e) {
+        if (edge_segment[e] != m - pt.node_base) continue;
+        const int f = state.frontier_index(neighbour(here, e));
+        if (f >= 0) open_cells[f >> 6] |= uint64_t{1} << (f & 63);
+      }
+    });
+    for (int w = 0; w < static_cast<int>(open_cells.size()); ++w)
+      for (uint64_t bits = open_cells[w]; bits; bits &= bits - 1)
+        figure_log_odds[r] += odds_of(state.frontier_requirement(64 * w + __builtin_ctzll(bits))).log_odds;
   }
   auto cloister_odds = [&](int tile_index) {
     const PlacedTile& pt = state.tile(tile_index);

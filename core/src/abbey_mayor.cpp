@@ -163,8 +163,7 @@ void State::generate_wagon_moves(ActionList& out, int player) const {
     if (std::find(found.begin(), found.begin() + num_found, root) == found.begin() + num_found && num_found < 64)
       found[num_found++] = static_cast<uint16_t>(root);
   };
-  int m = from;
-  do {
+  for_each_member(from, [&](int m) {
     const int t = features_.node_tile[m];
     const PlacedTile& pt = board_.tiles[t];
     const TileType& tt = c[pt.type];
@@ -197,8 +196,7 @@ void State::generate_wagon_moves(ActionList& out, int player) const {
         consider(nt.node_base + ntt.cloister);
       }
     }
-    m = features_.next_member[m];
-  } while (m != from);
+  });
   std::sort(found.begin(), found.begin() + num_found);
   for (int i = 0; i < num_found; ++i) out.push(Action::wagon(found[i]));
 }

@@ -14,10 +14,14 @@ int State::frontier_index(CellKey k) const {
 }
 
 // Without a branch on whether the cell is new to the frontier: written either way.
+// The selects are masks: g++ turns the obvious conditionals into branches, which mispredict here.
 void State::frontier_set(int slot, CellKey k, int edge, uint16_t edge_kind_bits) {
-  const bool is_new = board_.cells[slot] == kEmptySlot;
-  const int pos = is_new ? board_.frontier_size : board_.cells[slot] & ~kFrontierFlag;
-  const uint32_t entry = is_new ? static_cast<uint32_t>(k) << 16 : board_.frontier[pos];
+  const uint32_t was = board_.cells[slot];
+  const uint32_t is_new = was == kEmptySlot;
+  const uint32_t new_mask = 0u - is_new;  // all ones for a new cell
+  const uint32_t pos = (board_.frontier_size & new_mask) | (was & ~kFrontierFlag & ~new_mask);
+  // A new cell's position is frontier_size, below kMaxFrontier: the entry read there is discarded.
+  const uint32_t entry = ((static_cast<uint32_t>(k) << 16) & new_mask) | (board_.frontier[pos] & ~new_mask);
   board_.cells[slot] = static_cast<uint16_t>(kFrontierFlag | pos);
   board_.frontier[pos] = entry | static_cast<uint32_t>(edge_kind_bits) << (4 * edge);
   board_.frontier_size = static_cast<uint16_t>(board_.frontier_size + is_new);
@@ -53,8 +57,7 @@ int State::unite(int a, int b, SegmentKind kind) {
     const uint8_t kind_bit = static_cast<uint8_t>(1 << static_cast<int>(kind));
     std::array<uint8_t, 16> seen;
     int num_seen = 0;
-    int m = rb;
-    do {
+    for_each_member(rb, [&](int m) {
       const int t = features_.node_tile[m];
       const PlacedTile& pt = board_.tiles[t];
       const TileType& tt = c[pt.type];
@@ -67,8 +70,7 @@ int State::unite(int a, int b, SegmentKind kind) {
           }
         }
       }
-      m = features_.next_member[m];
-    } while (m != rb);
+    });
   }
   features_.parent[rb] = static_cast<uint16_t>(ra);
   features_.open[ra] = static_cast<uint16_t>(features_.open[ra] + features_.open[rb]);
@@ -114,7 +116,8 @@ void State::place_tile(int type, int rotation, CellKey cell) {
   std::array<int, 8> ring;
   for (int d = 0; d < 8; ++d) {
     const uint16_t v = board_.cells[cell_slot(static_cast<CellKey>(((cell + kDx8[d]) & 0x00FF) | ((cell + (kDy8[d] << 8)) & 0xFF00)))];
-    ring[d] = v < kFrontierFlag ? v : -1;
+    const int as_signed = static_cast<int16_t>(v);  // negative for a frontier cell or an empty slot
+    ring[d] = as_signed | (as_signed >> 31);        // -1 for those, without a branch
   }
 
   // A city or road closes when its last open edges meet: only then is it worth a look at scoring time.

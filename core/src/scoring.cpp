@@ -134,8 +134,7 @@ int State::farm_cities(int root, bool& pig) const {
   int num_cities = 0;
   bool carcassonne = false;
   pig = false;
-  int m = root;
-  do {
+  for_each_member(root, [&](int m) {
     const PlacedTile& pt = board_.tiles[features_.node_tile[m]];
     const Segment& seg = c[pt.type].segments[m - pt.node_base];
     pig = pig || seg.pig_herd;
@@ -146,8 +145,7 @@ int State::farm_cities(int root, bool& pig) const {
       if (std::find(cities.begin(), cities.begin() + num_cities, city) == cities.begin() + num_cities)
         cities[num_cities++] = static_cast<uint16_t>(city);
     }
-    m = features_.next_member[m];
-  } while (m != root);
+  });
   return num_cities + (carcassonne ? 1 : 0);
 }
 

@@ -1,7 +1,10 @@
 // Features and evaluators: exact feature values on small boards, the weight file format and its errors,
 // and the one-ply players built on them.
+#include <algorithm>
 #include <bit>
+#include <cmath>
 #include <fstream>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -99,6 +102,64 @@ TEST(Features, StuckAndReturningFollowersFollowTheRemainingTiles) {
     // Both ends fit both remaining straights: each end filled with 1 - (1 - 2/2)^1 = 1.
     EXPECT_FLOAT_EQ(feature(f, 0, kFeatReturningLeft), 1.0f * 2 / 4);
   }
+}
+
+// Against the definition (features.h), after every action of random games with and without every
+// expansion: an open city with figures is worth (tiles + pennants) x its completion odds to each of its
+// leaders; the odds are the product, over the distinct empty cells next to its open edges, of
+// 1 - (1 - f/L)^max(1, L/players), f of the L remaining tiles fitting the cell. The cells are found here
+// by looking at every frontier cell's neighbours.
+TEST(Features, CityCompletionMatchesTheDefinitionOnRandomBoards) {
+  const TileCatalog& cat = TileCatalog::get();
+  int cities = 0;
+  for (uint8_t expansions : {uint8_t{0}, uint8_t{kRiver2 | kCount | kKingRobber | kCultPlaces | kAbbeyMayor}}) {
+    for (uint64_t seed = 1; seed <= 10; ++seed) {
+      State s(rules_with(2 + static_cast<int>(seed % 3), expansions));
+      Dealer dealer(seed);
+      RandomPlayer bot(seed);
+      while (!s.is_terminal()) {
+        s.apply(s.is_chance() ? dealer.deal(s) : bot.choose(s));
+        int left = 0;
+        for (int t = 0; t < cat.size(); ++t) left += s.remaining(t);
+        const double draws = std::max(1.0, static_cast<double>(left) / s.num_players());
+        std::array<double, kMaxPlayers> expected{};
+        std::vector<int> seen;  // city roots already valued
+        for (int p = 0; p < s.num_players(); ++p)
+          for (int slot = 0; slot < kFiguresPerPlayer; ++slot) {
+            const int node = s.figure_node(p, slot);
+            if (node < 0) continue;
+            const int root = s.feature_root(node);
+            const FeatureInfo info = s.feature(node);
+            if (info.kind != SegmentKind::kCity || info.open_edges == 0) continue;
+            if (std::find(seen.begin(), seen.end(), root) != seen.end()) continue;
+            seen.push_back(root);
+            double odds = 1;
+            for (int i = 0; i < s.frontier_size(); ++i) {
+              bool next_to_it = false;
+              for (int e = 0; e < 4; ++e) {
+                const CellKey across = neighbour(s.frontier_cell(i), e);
+                const int t = s.tile_at(key_x(across), key_y(across));
+                if (t < 0) continue;
+                const int seg = cat[s.tile(t).type].rot[s.tile(t).rotation].edge_segment[(e + 2) % 4];
+                next_to_it = next_to_it || (seg != kNoSegment && s.feature_root(s.node(t, seg)) == root);
+              }
+              if (!next_to_it) continue;
+              const int fit = fitting_tiles(s, i);
+              odds *= (left == 0 || fit == 0) ? 0.0 : 1 - std::pow(1 - static_cast<double>(fit) / left, draws);
+            }
+            const int best = *std::max_element(info.followers.begin(), info.followers.begin() + s.num_players());
+            for (int q = 0; best > 0 && q < s.num_players(); ++q)
+              if (info.followers[q] == best) expected[q] += (info.tiles + info.pennants) * odds;
+            ++cities;
+          }
+        const auto f = features_of(s);
+        for (int p = 0; p < s.num_players(); ++p)
+          ASSERT_NEAR(feature(f, p, kFeatCityCompletion), expected[p], 1e-4 * std::max(1.0, expected[p]))
+              << "player " << p << ", seed " << seed << ", expansions " << int{expansions} << ", tiles " << s.num_tiles();
+      }
+    }
+  }
+  EXPECT_GT(cities, 5000);
 }
 
 // A city the player leads counts (tiles + pennants) x odds. BA.CFc turned north-south on the start city

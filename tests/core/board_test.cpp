@@ -1,9 +1,11 @@
 // The board's cell table: a cell's home slot is its position on a 32 x 32 torus, so boards wider than 32
 // cells put several cells on one home slot and lookups probe on. A line of 71 straight roads is that
 // case many times over: every tile and frontier cell must still be found, and the road is one feature.
+// A feature's members (for_each_member) are exactly the nodes with its root.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <vector>
 
 #include "scenario.h"
 
@@ -87,6 +89,42 @@ TEST(Board, GamesStretchedEastStayConsistent) {
       EXPECT_GT(max_x - min_x, 29) << "the game stayed narrow (State::kNarrowSpan), so it tested nothing new";
     }
   }
+}
+
+// After every action of random games, base and with every expansion: the walk over each feature's
+// members visits exactly the segment nodes whose root is the feature's, each once, the node asked first.
+TEST(Board, MembersOfAFeatureAreTheNodesWithItsRoot) {
+  const TileCatalog& cat = TileCatalog::get();
+  int walks = 0;
+  for (const auto& [expansions, players] : {std::pair{0, 2}, std::pair{kRiver2 | kCount | kKingRobber | kCultPlaces | kAbbeyMayor, 4}}) {
+    for (uint64_t seed = 1; seed <= 4; ++seed) {
+      Dealer dealer(seed);
+      Rng rng(seed);
+      State s(testing::rules_with(players, static_cast<uint8_t>(expansions)));
+      while (!s.is_terminal()) {
+        s.apply(s.is_chance() ? dealer.deal(s) : s.sample_legal_action(rng));
+        if (s.phase() != Phase::kDeploy) continue;  // after each placement
+        std::vector<int> root_of;  // by node
+        for (int t = 0; t < s.num_tiles(); ++t)
+          for (int seg = 0; seg < cat[s.tile(t).type].num_segments; ++seg) {
+            ASSERT_EQ(s.node(t, seg), static_cast<int>(root_of.size()));  // nodes are numbered in placement order
+            root_of.push_back(s.feature_root(s.node(t, seg)));
+          }
+        for (int n = 0; n < static_cast<int>(root_of.size()); n += 3) {  // every third node: the walks are long
+          std::vector<int> members;
+          s.for_each_member(n, [&](int m) { members.push_back(m); });
+          ASSERT_EQ(members.front(), n);
+          std::vector<int> expected;
+          for (int m = 0; m < static_cast<int>(root_of.size()); ++m)
+            if (root_of[m] == root_of[n]) expected.push_back(m);
+          std::sort(members.begin(), members.end());
+          ASSERT_EQ(members, expected) << "node " << n << ", seed " << seed << ", expansions " << expansions;
+          ++walks;
+        }
+      }
+    }
+  }
+  EXPECT_GT(walks, 10000);
 }
 
 }  // namespace

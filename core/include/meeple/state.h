@@ -219,6 +219,15 @@ class State {
   int node_tile(int node) const { return features_.node_tile[node]; }  // the placed tile a node is on
   int feature_root(int node) const { return find(node); }     // the node naming the whole feature
   FeatureInfo feature(int node) const;
+  // Calls f(member) for every segment node of the feature `node` belongs to, `node` first.
+  template <typename F>
+  void for_each_member(int node, F&& f) const {
+    int m = node;
+    do {
+      f(m);
+      m = features_.next_member[m];
+    } while (m != node);
+  }
   // Same feature?
   bool connected(int node_a, int node_b) const { return find(node_a) == find(node_b); }
 
