@@ -123,6 +123,7 @@ void extract_features(const State& state, std::span<float> out) {
       for (uint64_t bits = open_cells[w]; bits; bits &= bits - 1)
         figure_log_odds[r] += odds_of(state.frontier_requirement(64 * w + __builtin_ctzll(bits))).log_odds;
   }
+  float off_frontier_odds = -1;  // a square not yet next to the board: half the tiles fit (computed once)
   auto cloister_odds = [&](int tile_index) {
     const PlacedTile& pt = state.tile(tile_index);
     float odds = 1.0f;
@@ -130,7 +131,12 @@ void extract_features(const State& state, std::span<float> out) {
       for (int dx = -1; dx <= 1; ++dx) {
         if (state.tile_at(pt.x + dx, pt.y + dy) >= 0) continue;
         const int f = state.frontier_index(cell_key(pt.x + dx, pt.y + dy));
-        odds *= f >= 0 ? odds_of(state.frontier_requirement(f)).odds : fill_odds(left / 2);
+        if (f >= 0) {
+          odds *= odds_of(state.frontier_requirement(f)).odds;
+        } else {
+          if (off_frontier_odds < 0) off_frontier_odds = fill_odds(left / 2);
+          odds *= off_frontier_odds;
+        }
       }
     return odds;
   };

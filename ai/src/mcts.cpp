@@ -222,22 +222,25 @@ class MctsPlayer::Search {
     const double sqrt_n = std::sqrt(parent_visits);
     // PUCT's value for an unvisited child: the parent's mean for this player.
     const double parent_mean = n.value[p].load(std::memory_order_relaxed) / parent_visits;
+    // The options in locals: g++ reloads members after every atomic load in the loop.
+    const bool puct = o_.puct;
+    const double fpu = o_.fpu, exploration = o_.exploration;
     Node* best = &children[0];
     double best_score = -std::numeric_limits<double>::infinity();
     for (int i = 0; i < limit; ++i) {
       Node& c = children[i];
       const int visits = c.visits.load(std::memory_order_relaxed);
       double score;
-      if (o_.puct) {
-        const double q = visits ? value_of(c, p, visits) : parent_mean - std::max(0.0, o_.fpu);
-        score = q + o_.exploration * c.prior * sqrt_n / (1 + visits);
+      if (puct) {
+        const double q = visits ? value_of(c, p, visits) : parent_mean - std::max(0.0, fpu);
+        score = q + exploration * c.prior * sqrt_n / (1 + visits);
       } else {
         if (visits == 0) {
-          if (o_.fpu < 0) return &c;
-          score = parent_mean - o_.fpu + o_.exploration * std::sqrt(log_n);
+          if (fpu < 0) return &c;
+          score = parent_mean - fpu + exploration * std::sqrt(log_n);
         } else {
           const double q = value_of(c, p, visits);
-          score = q + o_.exploration * std::sqrt(log_n / visits);
+          score = q + exploration * std::sqrt(log_n / visits);
         }
       }
       if (score > best_score) {

@@ -17,12 +17,13 @@ int State::strength_on(int root, int player) const {
 
 uint8_t State::award(int root, int points, int category, Scores& to) const {
   if (!features_.followers[root]) return 0;
+  std::array<int, kMaxPlayers> strengths;
   int best = 0;
-  for (int p = 0; p < rules_.players; ++p) best = std::max(best, strength_on(root, p));
+  for (int p = 0; p < rules_.players; ++p) best = std::max(best, strengths[p] = strength_on(root, p));
   if (best == 0) return 0;
   uint8_t leaders = 0;
   for (int p = 0; p < rules_.players; ++p) {
-    if (strength_on(root, p) != best) continue;
+    if (strengths[p] != best) continue;
     to[p][category] = static_cast<int16_t>(to[p][category] + points);
     leaders = static_cast<uint8_t>(leaders | (1 << p));
   }

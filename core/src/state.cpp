@@ -399,9 +399,6 @@ int State::followers_in_supply(int player) const {
   return n;
 }
 
-int State::figure_node(int player, int slot) const {
-  return on_board(tally_.figures[player][slot]) ? tally_.figures[player][slot] : -1;
-}
 
 
 }  // namespace meeple

@@ -237,7 +237,9 @@ class State {
   bool in_supply(int player, Figure f) const;
   bool has_abbey(int player) const { return abbey_mayor_.abbeys & (1 << player); }
   // Feature node a figure stands on, or -1 when in supply. slot < kFiguresPerPlayer.
-  int figure_node(int player, int slot) const;
+  int figure_node(int player, int slot) const {
+    return on_board(tally_.figures[player][slot]) ? tally_.figures[player][slot] : -1;
+  }
   // Cult places (S3): the tile whose building is in a challenge with this tile's building, or -1.
   int rival(int tile_index) const { return board_.tiles[tile_index].rival == kNoRival ? -1 : board_.tiles[tile_index].rival; }
   // The Count: its quarter, and a player's followers in a quarter.
