@@ -76,7 +76,7 @@ void extract_features(const State& state, std::span<float> out) {
 
   // Features with figures on them: only their open cells matter.
   std::array<uint16_t, kMaxPlayers * kFiguresPerPlayer> figure_roots;
-  std::array<float, kMaxPlayers * kFiguresPerPlayer> figure_log_odds{};  // sum of log(odds) of open cells
+  std::array<float, kMaxPlayers * kFiguresPerPlayer> figure_odds;  // product of the odds of its open cells
   int num_roots = 0;
   for (int p = 0; p < players; ++p)
     for (int slot = 0; slot < kFiguresPerPlayer; ++slot) {
@@ -93,22 +93,23 @@ void extract_features(const State& state, std::span<float> out) {
   // Odds of each frontier cell, by its requirement (cells often share one), computed when first needed.
   struct CachedOdds {
     uint16_t requirement;
-    float odds, log_odds;
+    float odds;
   };
   std::array<CachedOdds, 48> cache;
   int cached = 0;
-  auto odds_of = [&](uint16_t req) -> const CachedOdds& {
+  auto odds_of = [&](uint16_t req) {
     for (int c = 0; c < cached; ++c)
-      if (cache[c].requirement == req) return cache[c];
+      if (cache[c].requirement == req) return cache[c].odds;
     const float odds = fill_odds(remaining.fitting(req));
-    const CachedOdds entry{req, odds, odds > 0 ? std::log(odds) : -1e9f};
     if (cached == static_cast<int>(cache.size())) cached = 0;  // rare: start over
-    return cache[cached++] = entry;
+    cache[cached++] = CachedOdds{req, odds};
+    return odds;
   };
-  // Each open city or road with figures: the sum of its open cells' log odds, each distinct cell once, in
+  // Each open city or road with figures: the product of its open cells' odds, each distinct cell once, in
   // frontier order. Its open cells are the empty squares across the edges of its segments, found by
   // walking its members (a few) rather than every frontier cell's neighbours.
   for (int r = 0; r < num_roots; ++r) {
+    figure_odds[r] = 1.0f;
     const int root = figure_roots[r];
     const PlacedTile& root_tile = state.tile(state.node_tile(root));
     const SegmentKind kind = cat[root_tile.type].segments[root - root_tile.node_base].kind;
@@ -126,7 +127,7 @@ void extract_features(const State& state, std::span<float> out) {
     });
     for (int w = 0; w < static_cast<int>(open_cells.size()); ++w)
       for (uint64_t bits = open_cells[w]; bits; bits &= bits - 1)
-        figure_log_odds[r] += odds_of(state.frontier_requirement(64 * w + __builtin_ctzll(bits))).log_odds;
+        figure_odds[r] *= odds_of(state.frontier_requirement(64 * w + __builtin_ctzll(bits)));
   }
   float off_frontier_odds = -1;  // a square not yet next to the board: half the tiles fit (computed once)
   auto cloister_odds = [&](int tile_index) {
@@ -137,7 +138,7 @@ void extract_features(const State& state, std::span<float> out) {
         if (state.tile_at(pt.x + dx, pt.y + dy) >= 0) continue;
         const int f = state.frontier_index(cell_key(pt.x + dx, pt.y + dy));
         if (f >= 0) {
-          odds *= odds_of(state.frontier_requirement(f)).odds;
+          odds *= odds_of(state.frontier_requirement(f));
         } else {
           if (off_frontier_odds < 0) off_frontier_odds = fill_odds(left / 2);
           odds *= off_frontier_odds;
@@ -158,7 +159,7 @@ void extract_features(const State& state, std::span<float> out) {
       const bool field = info.kind == SegmentKind::kField;
       float odds = 0.0f;
       if (building) odds = cloister_odds(state.node_tile(node));
-      else if (!field && info.open_edges > 0) odds = std::exp(figure_log_odds[r]);
+      else if (!field && info.open_edges > 0) odds = figure_odds[r];
       if (slot != kBarnSlot) {
         if (field) {
           row(p)[kFeatFarmersLeft] += left_fraction;
