@@ -111,13 +111,16 @@ void State::place_tile(int type, int rotation, CellKey cell) {
   occupy_cell(cell, idx);
 
   // The 8 squares around, clockwise from the north-west; the orthogonal neighbour across edge e is ring[2e+1].
-  // Their keys by byte arithmetic: x is the low byte, y the high byte, each wrapping as the key does.
-  // On a narrow board, 8 loads without a branch on what each square holds (data no predictor can guess).
+  // On a narrow board their slots are their home slots, offsets on the torus from this cell's; 8 loads
+  // without a branch on what each square holds (data no predictor can guess). A wide board probes by key
+  // (x is the key's low byte, y its high byte, each wrapping as the key does).
   std::array<int, 8> ring;
+  const unsigned home = home_slot(cell);
   for (int d = 0; d < 8; ++d) {
-    const uint16_t v = board_.cells[cell_slot(static_cast<CellKey>(((cell + kDx8[d]) & 0x00FF) | ((cell + (kDy8[d] << 8)) & 0xFF00)))];
-    const int as_signed = static_cast<int16_t>(v);  // negative for a frontier cell or an empty slot
-    ring[d] = as_signed | (as_signed >> 31);        // -1 for those, without a branch
+    const unsigned slot = !b.wide ? ((home + kDx8[d]) & 31u) | ((home + (kDy8[d] << 5)) & (31u << 5))
+                                  : static_cast<unsigned>(cell_slot(static_cast<CellKey>(((cell + kDx8[d]) & 0x00FF) | ((cell + (kDy8[d] << 8)) & 0xFF00))));
+    const int as_signed = static_cast<int16_t>(board_.cells[slot]);  // negative for a frontier cell or an empty slot
+    ring[d] = as_signed | (as_signed >> 31);                         // -1 for those, without a branch
   }
 
   // A city or road closes when its last open edges meet: only then is it worth a look at scoring time.
@@ -168,14 +171,16 @@ void State::place_tile(int type, int rotation, CellKey cell) {
   // Without a branch on whether each square holds a tile, which is data no predictor can guess: an empty
   // square counts into a scratch byte instead.
   uint8_t scratch = 0;
+  int around_here = 0;
   for (int d = 0; d < 8; ++d) {
     const int j = ring[d];
-    board_.tiles[idx].around = static_cast<uint8_t>(board_.tiles[idx].around + (j >= 0));
+    around_here += j >= 0;
     uint8_t& around = j >= 0 ? board_.tiles[j].around : scratch;
     if (__builtin_expect(++around == 8, 0) && j >= 0 && c[board_.tiles[j].type].cloister >= 0)
       completed_.cloisters[completed_.num_cloisters++] = static_cast<uint8_t>(j);
   }
-  if (board_.tiles[idx].around == 8 && tt.cloister >= 0) completed_.cloisters[completed_.num_cloisters++] = static_cast<uint8_t>(idx);
+  board_.tiles[idx].around = static_cast<uint8_t>(around_here);
+  if (around_here == 8 && tt.cloister >= 0) completed_.cloisters[completed_.num_cloisters++] = static_cast<uint8_t>(idx);
 }
 
 
