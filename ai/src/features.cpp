@@ -111,9 +111,8 @@ void extract_features(const State& state, std::span<float> out) {
   for (int r = 0; r < num_roots; ++r) {
     figure_odds[r] = 1.0f;
     const int root = figure_roots[r];
-    const PlacedTile& root_tile = state.tile(state.node_tile(root));
-    const SegmentKind kind = cat[root_tile.type].segments[root - root_tile.node_base].kind;
-    if (kind != SegmentKind::kCity && kind != SegmentKind::kRoad) continue;
+    const FeatureInfo info = state.feature(root);
+    if ((info.kind != SegmentKind::kCity && info.kind != SegmentKind::kRoad) || info.open_edges == 0) continue;
     std::array<uint64_t, (kMaxFrontier + 63) / 64> open_cells{};  // by frontier position
     state.for_each_member(root, [&](int m) {
       const PlacedTile& pt = state.tile(state.node_tile(m));

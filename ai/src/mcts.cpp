@@ -220,8 +220,9 @@ class MctsPlayer::Search {
       limit = std::clamp(static_cast<int>(std::ceil(o_.widening * std::pow(parent_visits, o_.widening_exponent))), 1, limit);
     // The children are read in order, and usually not in cache (a tree outgrows it): ask for all their
     // cache lines at once rather than waiting for the hardware to notice the stream.
-    const char* first = reinterpret_cast<const char*>(children);
-    for (const char* line = first; line < first + sizeof(Node) * static_cast<size_t>(limit); line += 64) __builtin_prefetch(line);
+    const uintptr_t first = reinterpret_cast<uintptr_t>(children);
+    for (uintptr_t line = first & ~uintptr_t{63}; line < first + sizeof(Node) * static_cast<size_t>(limit); line += 64)
+      __builtin_prefetch(reinterpret_cast<const void*>(line));
     const double log_n = std::log(parent_visits);
     const double sqrt_n = std::sqrt(parent_visits);
     // PUCT's value for an unvisited child: the parent's mean for this player.

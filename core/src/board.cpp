@@ -20,7 +20,8 @@ void State::frontier_set(int slot, CellKey k, int edge, uint16_t edge_kind_bits)
   const uint32_t is_new = was == kEmptySlot;
   const uint32_t new_mask = 0u - is_new;  // all ones for a new cell
   const uint32_t pos = (board_.frontier_size & new_mask) | (was & ~kFrontierFlag & ~new_mask);
-  // A new cell's position is frontier_size, below kMaxFrontier: the entry read there is discarded.
+  // A new cell's position is frontier_size, below kMaxFrontier: the entry read there (zero or a cell that
+  // left the frontier, never uninitialised: see the constructor) is discarded.
   const uint32_t entry = ((static_cast<uint32_t>(k) << 16) & new_mask) | (board_.frontier[pos] & ~new_mask);
   board_.cells[slot] = static_cast<uint16_t>(kFrontierFlag | pos);
   board_.frontier[pos] = entry | static_cast<uint32_t>(edge_kind_bits) << (4 * edge);
@@ -117,7 +118,7 @@ void State::place_tile(int type, int rotation, CellKey cell) {
   std::array<int, 8> ring;
   const unsigned home = home_slot(cell);
   for (int d = 0; d < 8; ++d) {
-    const unsigned slot = !b.wide ? ((home + kDx8[d]) & 31u) | ((home + (kDy8[d] << 5)) & (31u << 5))
+    const unsigned slot = !b.wide ? home_slot_beside(home, kDx8[d], kDy8[d])
                                   : static_cast<unsigned>(cell_slot(static_cast<CellKey>(((cell + kDx8[d]) & 0x00FF) | ((cell + (kDy8[d] << 8)) & 0xFF00))));
     const int as_signed = static_cast<int16_t>(board_.cells[slot]);  // negative for a frontier cell or an empty slot
     ring[d] = as_signed | (as_signed >> 31);                         // -1 for those, without a branch

@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <fstream>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -105,13 +106,15 @@ TEST(Features, StuckAndReturningFollowersFollowTheRemainingTiles) {
 }
 
 // Against the definition (features.h), after every action of random games with and without every
-// expansion: an open city with figures is worth (tiles + pennants) x its completion odds to each of its
-// leaders; the odds are the product, over the distinct empty cells next to its open edges, of
-// 1 - (1 - f/L)^max(1, L/players), f of the L remaining tiles fitting the cell. The cells are found here
-// by looking at every frontier cell's neighbours.
-TEST(Features, CityCompletionMatchesTheDefinitionOnRandomBoards) {
+// expansion. A cell where f of the L remaining tiles fit is filled with odds 1 - (1 - f/L)^max(1, L/players).
+// An open city's or road's odds are the product over the distinct empty cells next to its open edges
+// (found here by looking at every frontier cell's neighbours); a cloister's or shrine's over its empty
+// neighbours, one not yet next to the board fitting half the tiles. Each figure on such a feature gives
+// its owner odds x the fraction of tiles left (returning_left); an open city gives each of its leaders
+// (tiles + pennants) x its odds (city_completion).
+TEST(Features, CompletionOddsMatchTheDefinitionOnRandomBoards) {
   const TileCatalog& cat = TileCatalog::get();
-  int cities = 0;
+  std::array<int, 3> valued{};  // cities, roads, buildings
   for (uint8_t expansions : {uint8_t{0}, uint8_t{kRiver2 | kCount | kKingRobber | kCultPlaces | kAbbeyMayor}}) {
     for (uint64_t seed = 1; seed <= 10; ++seed) {
       State s(rules_with(2 + static_cast<int>(seed % 3), expansions));
@@ -122,44 +125,65 @@ TEST(Features, CityCompletionMatchesTheDefinitionOnRandomBoards) {
         int left = 0;
         for (int t = 0; t < cat.size(); ++t) left += s.remaining(t);
         const double draws = std::max(1.0, static_cast<double>(left) / s.num_players());
-        std::array<double, kMaxPlayers> expected{};
-        std::vector<int> seen;  // city roots already valued
+        const double left_fraction = static_cast<double>(left) / (left + s.num_tiles());
+        auto fill = [&](int fit) { return (left == 0 || fit == 0) ? 0.0 : 1 - std::pow(1 - static_cast<double>(fit) / left, draws); };
+        auto linear_odds = [&](int root) {
+          double odds = 1;
+          for (int i = 0; i < s.frontier_size(); ++i) {
+            bool next_to_it = false;
+            for (int e = 0; e < 4; ++e) {
+              const CellKey across = neighbour(s.frontier_cell(i), e);
+              const int t = s.tile_at(key_x(across), key_y(across));
+              if (t < 0) continue;
+              const int seg = cat[s.tile(t).type].rot[s.tile(t).rotation].edge_segment[(e + 2) % 4];
+              next_to_it = next_to_it || (seg != kNoSegment && s.feature_root(s.node(t, seg)) == root);
+            }
+            if (next_to_it) odds *= fill(fitting_tiles(s, i));
+          }
+          return odds;
+        };
+        auto building_odds = [&](int tile_index) {
+          double odds = 1;
+          for (int dy = -1; dy <= 1; ++dy)
+            for (int dx = -1; dx <= 1; ++dx) {
+              const int x = s.tile(tile_index).x + dx, y = s.tile(tile_index).y + dy;
+              if (s.tile_at(x, y) >= 0) continue;
+              const int f = s.frontier_index(cell_key(x, y));
+              odds *= f >= 0 ? fill(fitting_tiles(s, f)) : fill(left / 2);
+            }
+          return odds;
+        };
+        std::array<double, kMaxPlayers> city_completion{}, returning_left{};
+        std::vector<int> seen;  // city roots already valued for their leaders
         for (int p = 0; p < s.num_players(); ++p)
           for (int slot = 0; slot < kFiguresPerPlayer; ++slot) {
             const int node = s.figure_node(p, slot);
             if (node < 0) continue;
-            const int root = s.feature_root(node);
             const FeatureInfo info = s.feature(node);
-            if (info.kind != SegmentKind::kCity || info.open_edges == 0) continue;
-            if (std::find(seen.begin(), seen.end(), root) != seen.end()) continue;
+            const bool building = info.kind == SegmentKind::kCloister || info.kind == SegmentKind::kShrine;
+            const bool linear = info.kind == SegmentKind::kCity || info.kind == SegmentKind::kRoad;
+            if (!building && !linear) continue;
+            const double odds = building ? building_odds(s.node_tile(node)) : info.open_edges > 0 ? linear_odds(s.feature_root(node)) : 0.0;
+            ++valued[building ? 2 : info.kind == SegmentKind::kCity ? 0 : 1];
+            if (slot != kBarnSlot) returning_left[p] += odds * left_fraction;
+            const int root = s.feature_root(node);
+            if (info.kind != SegmentKind::kCity || std::find(seen.begin(), seen.end(), root) != seen.end()) continue;
             seen.push_back(root);
-            double odds = 1;
-            for (int i = 0; i < s.frontier_size(); ++i) {
-              bool next_to_it = false;
-              for (int e = 0; e < 4; ++e) {
-                const CellKey across = neighbour(s.frontier_cell(i), e);
-                const int t = s.tile_at(key_x(across), key_y(across));
-                if (t < 0) continue;
-                const int seg = cat[s.tile(t).type].rot[s.tile(t).rotation].edge_segment[(e + 2) % 4];
-                next_to_it = next_to_it || (seg != kNoSegment && s.feature_root(s.node(t, seg)) == root);
-              }
-              if (!next_to_it) continue;
-              const int fit = fitting_tiles(s, i);
-              odds *= (left == 0 || fit == 0) ? 0.0 : 1 - std::pow(1 - static_cast<double>(fit) / left, draws);
-            }
             const int best = *std::max_element(info.followers.begin(), info.followers.begin() + s.num_players());
             for (int q = 0; best > 0 && q < s.num_players(); ++q)
-              if (info.followers[q] == best) expected[q] += (info.tiles + info.pennants) * odds;
-            ++cities;
+              if (info.followers[q] == best) city_completion[q] += (info.tiles + info.pennants) * odds;
           }
         const auto f = features_of(s);
-        for (int p = 0; p < s.num_players(); ++p)
-          ASSERT_NEAR(feature(f, p, kFeatCityCompletion), expected[p], 1e-4 * std::max(1.0, expected[p]))
-              << "player " << p << ", seed " << seed << ", expansions " << int{expansions} << ", tiles " << s.num_tiles();
+        for (int p = 0; p < s.num_players(); ++p) {
+          const std::string where = "player " + std::to_string(p) + ", seed " + std::to_string(seed) + ", expansions " +
+                                    std::to_string(expansions) + ", tiles " + std::to_string(s.num_tiles());
+          ASSERT_NEAR(feature(f, p, kFeatCityCompletion), city_completion[p], 1e-4 * std::max(1.0, city_completion[p])) << where;
+          ASSERT_NEAR(feature(f, p, kFeatReturningLeft), returning_left[p], 1e-4 * std::max(1.0, returning_left[p])) << where;
+        }
       }
     }
   }
-  EXPECT_GT(cities, 5000);
+  for (int kind = 0; kind < 3; ++kind) EXPECT_GT(valued[kind], 1000) << "cities, roads, buildings: " << kind;
 }
 
 // A city the player leads counts (tiles + pennants) x odds. BA.CFc turned north-south on the start city

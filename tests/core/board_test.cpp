@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <stdexcept>
 #include <vector>
 
 #include "scenario.h"
@@ -91,8 +92,9 @@ TEST(Board, GamesStretchedEastStayConsistent) {
   }
 }
 
-// After every action of random games, base and with every expansion: the walk over each feature's
-// members visits exactly the segment nodes whose root is the feature's, each once, the node asked first.
+// After every placement of random games, base and with every expansion: the walk from a node (every
+// third, the walks are long) visits exactly the segment nodes whose root is its feature's, each once,
+// the node asked first.
 TEST(Board, MembersOfAFeatureAreTheNodesWithItsRoot) {
   const TileCatalog& cat = TileCatalog::get();
   int walks = 0;
@@ -110,9 +112,12 @@ TEST(Board, MembersOfAFeatureAreTheNodesWithItsRoot) {
             ASSERT_EQ(s.node(t, seg), static_cast<int>(root_of.size()));  // nodes are numbered in placement order
             root_of.push_back(s.feature_root(s.node(t, seg)));
           }
-        for (int n = 0; n < static_cast<int>(root_of.size()); n += 3) {  // every third node: the walks are long
+        for (int n = 0; n < static_cast<int>(root_of.size()); n += 3) {
           std::vector<int> members;
-          s.for_each_member(n, [&](int m) { members.push_back(m); });
+          s.for_each_member(n, [&](int m) {
+            members.push_back(m);
+            if (members.size() > root_of.size()) throw std::runtime_error("the walk does not come back to its start");
+          });
           ASSERT_EQ(members.front(), n);
           std::vector<int> expected;
           for (int m = 0; m < static_cast<int>(root_of.size()); ++m)

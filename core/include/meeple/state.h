@@ -354,6 +354,10 @@ class alignas(64) State {
   int unite(int a, int b, SegmentKind kind);  // joins two features of that kind; returns the new root
   int cell_slot(CellKey k) const;  // the table slot holding k, or the empty slot where it would go
   static unsigned home_slot(CellKey k) { return (k & 31u) | ((k >> 3) & (31u << 5)); }  // where k goes first
+  // The home slot of the cell (dx, dy) away from the cell whose home slot is `home` (each wraps at 32).
+  static unsigned home_slot_beside(unsigned home, int dx, int dy) {
+    return ((home + dx) & 31u) | ((home + (dy << 5)) & (31u << 5));
+  }
   static constexpr int kNarrowSpan = 29;  // tiles at most this far apart both ways: cells span at most 32
   // Whether placed tiles with this extent make a wide board: wider than kNarrowSpan, or with cells next
   // to them beyond the coordinates a key holds (keys would wrap, so positions would not order them).
