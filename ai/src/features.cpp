@@ -76,7 +76,6 @@ void extract_features(const State& state, std::span<float> out) {
 
   // Features with figures on them: only their open cells matter.
   std::array<uint16_t, kMaxPlayers * kFiguresPerPlayer> figure_roots;
-  std::array<float, kMaxPlayers * kFiguresPerPlayer> figure_odds;  // product of the odds of its open cells
   int num_roots = 0;
   for (int p = 0; p < players; ++p)
     for (int slot = 0; slot < kFiguresPerPlayer; ++slot) {
@@ -105,14 +104,10 @@ void extract_features(const State& state, std::span<float> out) {
     cache[cached++] = CachedOdds{req, odds};
     return odds;
   };
-  // Each open city or road with figures: the product of its open cells' odds, each distinct cell once, in
-  // frontier order. Its open cells are the empty squares across the edges of its segments, found by
-  // walking its members (a few) rather than every frontier cell's neighbours.
-  for (int r = 0; r < num_roots; ++r) {
-    figure_odds[r] = 1.0f;
-    const int root = figure_roots[r];
-    const FeatureInfo info = state.feature(root);
-    if ((info.kind != SegmentKind::kCity && info.kind != SegmentKind::kRoad) || info.open_edges == 0) continue;
+  // An open city's or road's odds: the product of its open cells' odds, each distinct cell once. Its open
+  // cells are the empty squares across the edges of its segments, found by walking its members (a few)
+  // rather than every frontier cell's neighbours.
+  auto linear_odds = [&](int root) {
     std::array<uint64_t, (kMaxFrontier + 63) / 64> open_cells{};  // by frontier position
     state.for_each_member(root, [&](int m) {
       const PlacedTile& pt = state.tile(state.node_tile(m));
@@ -124,10 +119,14 @@ void extract_features(const State& state, std::span<float> out) {
         if (f >= 0) open_cells[f >> 6] |= uint64_t{1} << (f & 63);
       }
     });
+    float odds = 1.0f;
     for (int w = 0; w < static_cast<int>(open_cells.size()); ++w)
       for (uint64_t bits = open_cells[w]; bits; bits &= bits - 1)
-        figure_odds[r] *= odds_of(state.frontier_requirement(64 * w + __builtin_ctzll(bits)));
-  }
+        odds *= odds_of(state.frontier_requirement(64 * w + __builtin_ctzll(bits)));
+    return odds;
+  };
+  std::array<float, kMaxPlayers * kFiguresPerPlayer> root_odds;  // by root_index, once computed
+  std::array<bool, kMaxPlayers * kFiguresPerPlayer> root_odds_known{};
   float off_frontier_odds = -1;  // a square not yet next to the board: half the tiles fit (computed once)
   auto cloister_odds = [&](int tile_index) {
     const PlacedTile& pt = state.tile(tile_index);
@@ -157,8 +156,12 @@ void extract_features(const State& state, std::span<float> out) {
       const bool building = info.kind == SegmentKind::kCloister || info.kind == SegmentKind::kShrine;
       const bool field = info.kind == SegmentKind::kField;
       float odds = 0.0f;
-      if (building) odds = cloister_odds(state.node_tile(node));
-      else if (!field && info.open_edges > 0) odds = figure_odds[r];
+      if (building) {
+        odds = cloister_odds(state.node_tile(node));
+      } else if (!field && info.open_edges > 0) {  // a city or road
+        if (!root_odds_known[r]) root_odds[r] = linear_odds(state.feature_root(node)), root_odds_known[r] = true;
+        odds = root_odds[r];
+      }
       if (slot != kBarnSlot) {
         if (field) {
           row(p)[kFeatFarmersLeft] += left_fraction;

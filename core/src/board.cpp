@@ -112,16 +112,15 @@ void State::place_tile(int type, int rotation, CellKey cell) {
   occupy_cell(cell, idx);
 
   // The 8 squares around, clockwise from the north-west; the orthogonal neighbour across edge e is ring[2e+1].
-  // On a narrow board their slots are their home slots, offsets on the torus from this cell's; 8 loads
-  // without a branch on what each square holds (data no predictor can guess). A wide board probes by key
-  // (x is the key's low byte, y its high byte, each wrapping as the key does).
+  // Their home slots are offsets on the torus from this cell's; their keys (needed only to probe a wide
+  // board) by byte arithmetic, x the low byte and y the high one, each wrapping as the key does. On a
+  // narrow board, 8 loads without a branch on what each square holds (data no predictor can guess).
   std::array<int, 8> ring;
   const unsigned home = home_slot(cell);
   for (int d = 0; d < 8; ++d) {
-    const unsigned slot = !b.wide ? home_slot_beside(home, kDx8[d], kDy8[d])
-                                  : static_cast<unsigned>(cell_slot(static_cast<CellKey>(((cell + kDx8[d]) & 0x00FF) | ((cell + (kDy8[d] << 8)) & 0xFF00))));
-    const int as_signed = static_cast<int16_t>(board_.cells[slot]);  // negative for a frontier cell or an empty slot
-    ring[d] = as_signed | (as_signed >> 31);                         // -1 for those, without a branch
+    const CellKey k = static_cast<CellKey>(((cell + kDx8[d]) & 0x00FF) | ((cell + (kDy8[d] << 8)) & 0xFF00));
+    const int as_signed = static_cast<int16_t>(board_.cells[cell_slot_from(home_slot_beside(home, kDx8[d], kDy8[d]), k)]);
+    ring[d] = as_signed | (as_signed >> 31);  // -1 for a frontier cell or an empty slot, without a branch
   }
 
   // A city or road closes when its last open edges meet: only then is it worth a look at scoring time.

@@ -402,6 +402,4 @@ int State::followers_in_supply(int player) const {
   return n;
 }
 
-
-
 }  // namespace meeple

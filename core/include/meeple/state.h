@@ -353,6 +353,7 @@ class alignas(64) State {
   int find(int node) const;
   int unite(int a, int b, SegmentKind kind);  // joins two features of that kind; returns the new root
   int cell_slot(CellKey k) const;  // the table slot holding k, or the empty slot where it would go
+  int cell_slot_from(unsigned home, CellKey k) const;  // the same, k's home slot already known
   static unsigned home_slot(CellKey k) { return (k & 31u) | ((k >> 3) & (31u << 5)); }  // where k goes first
   // The home slot of the cell (dx, dy) away from the cell whose home slot is `home` (each wraps at 32).
   static unsigned home_slot_beside(unsigned home, int dx, int dy) {
@@ -513,8 +514,9 @@ inline int State::find(int x) const {
 // the home slot is the answer. A wider board probes on linearly, comparing the cells the slots name.
 // Lookups of any cell (find_cell, frontier_index) compare what they find with the cell asked for: one
 // 32 cells away from a cell of a narrow board has the same home slot.
-inline int State::cell_slot(CellKey k) const {
-  unsigned slot = home_slot(k);
+inline int State::cell_slot(CellKey k) const { return cell_slot_from(home_slot(k), k); }
+
+inline int State::cell_slot_from(unsigned slot, CellKey k) const {
   if (__builtin_expect(!board_.wide, 1)) return static_cast<int>(slot);
   while (board_.cells[slot] != kEmptySlot && cell_in_slot(board_.cells[slot]) != k) slot = (slot + 1) & (kCellSlots - 1);
   return static_cast<int>(slot);
