@@ -3,6 +3,7 @@
 #include "engine.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace meeple {
 
@@ -45,41 +46,59 @@ void State::occupy_cell(CellKey k, int index) {
   }
 }
 
-// Joins the features of two nodes. A city or road may come to cross the same tile twice (a tile with two
-// separate cities, a road loop through a crossing): such a tile is still one tile of the feature (B6),
-// so tiles holding segments on both sides are subtracted once.
+// Joins the features of two nodes, a city or a road. Such a feature may come to cross the same tile twice
+// (a tile with two separate cities, a road loop through a crossing): that tile is still one tile of the
+// feature (B6), so tiles holding segments on both sides are subtracted once.
 int State::unite(int a, int b, SegmentKind kind) {
   int ra = find(a), rb = find(b);
   if (ra == rb) return ra;
-  if (features_.tile_count[ra] < features_.tile_count[rb]) std::swap(ra, rb);
+  larger_first(ra, rb);
   const TileCatalog& c = cat();
-  int shared = 0;
-  if (is_scored_linear(kind)) {
-    const uint8_t kind_bit = static_cast<uint8_t>(1 << static_cast<int>(kind));
-    std::array<uint8_t, 16> seen;
-    int num_seen = 0;
-    for_each_member(rb, [&](int m) {
-      const int t = features_.node_tile[m];
-      const PlacedTile& pt = board_.tiles[t];
-      const TileType& tt = c[pt.type];
-      if ((tt.repeated_kinds & kind_bit) && std::find(seen.begin(), seen.begin() + num_seen, t) == seen.begin() + num_seen) {
-        for (int s = 0; s < tt.num_segments; ++s) {
-          if (tt.segments[s].kind == kind && find(pt.node_base + s) == ra) {
-            ++shared;
-            if (num_seen < static_cast<int>(seen.size())) seen[num_seen++] = static_cast<uint8_t>(t);
-            break;
-          }
+  const uint8_t kind_bit = static_cast<uint8_t>(1 << static_cast<int>(kind));
+  std::array<uint8_t, 16> seen;
+  int num_seen = 0, shared = 0;
+  for_each_member(rb, [&](int m) {
+    const int t = features_.node_tile[m];
+    const PlacedTile& pt = board_.tiles[t];
+    const TileType& tt = c[pt.type];
+    if ((tt.repeated_kinds & kind_bit) && std::find(seen.begin(), seen.begin() + num_seen, t) == seen.begin() + num_seen) {
+      for (int s = 0; s < tt.num_segments; ++s) {
+        if (tt.segments[s].kind == kind && find(pt.node_base + s) == ra) {
+          ++shared;
+          if (num_seen < static_cast<int>(seen.size())) seen[num_seen++] = static_cast<uint8_t>(t);
+          break;
         }
       }
-    });
-  }
+    }
+  });
+  merge_into(ra, rb, shared);
+  return ra;
+}
+
+// Fields: their tile counts only order the union by size, so a tile crossed twice is not looked for.
+void State::unite_fields(int a, int b) {
+  int ra = find(a), rb = find(b);
+  if (ra == rb) return;
+  larger_first(ra, rb);
+  merge_into(ra, rb, 0);
+}
+
+// Swaps the roots so that ra's feature has at least as many tiles, with index arithmetic (a branch on
+// which is larger mispredicts).
+void State::larger_first(int& ra, int& rb) const {
+  const int swap = (ra ^ rb) & -static_cast<int>(features_.tile_count[ra] < features_.tile_count[rb]);
+  ra ^= swap;
+  rb ^= swap;
+}
+
+// rb's feature joins ra's: ra becomes its root and holds the sums, less `shared` tiles counted twice.
+void State::merge_into(int ra, int rb, int shared) {
   features_.parent[rb] = static_cast<uint16_t>(ra);
   features_.open[ra] = static_cast<uint16_t>(features_.open[ra] + features_.open[rb]);
   features_.tile_count[ra] = static_cast<uint8_t>(features_.tile_count[ra] + features_.tile_count[rb] - shared);
   features_.pennants[ra] = static_cast<uint8_t>(features_.pennants[ra] + features_.pennants[rb]);
   features_.followers[ra] += features_.followers[rb];
   std::swap(features_.next_member[ra], features_.next_member[rb]);
-  return ra;
 }
 
 // ---- Placing a tile ---------------------------------------------------------------------------------
@@ -99,15 +118,24 @@ void State::place_tile(int type, int rotation, CellKey cell) {
   b.min_x = static_cast<int8_t>(std::min<int>(b.min_x, x)), b.max_x = static_cast<int8_t>(std::max<int>(b.max_x, x));
   b.min_y = static_cast<int8_t>(std::min<int>(b.min_y, y)), b.max_y = static_cast<int8_t>(std::max<int>(b.max_y, y));
   b.wide = is_wide(b.min_x, b.max_x, b.min_y, b.max_y);  // the extent only grows: once wide, wide
-  for (int s = 0; s < tt.num_segments; ++s) {
-    const Segment& seg = tt.segments[s];
-    const int n = base + s;
-    features_.parent[n] = features_.next_member[n] = static_cast<uint16_t>(n);
-    features_.node_tile[n] = static_cast<uint8_t>(idx);
-    features_.open[n] = is_scored_linear(seg.kind) ? seg.edge_count : 0;
-    features_.tile_count[n] = 1;
-    features_.pennants[n] = seg.pennants;
-    features_.followers[n] = 0;
+  // All kMaxSegments nodes from base on, those past the tile's own included (unused, and written again
+  // by the next tile): fixed-size block copies, without a loop over the tile's segments.
+  {
+    std::array<uint16_t, kMaxSegments> own;  // each node its own root and only member
+    std::array<uint8_t, kMaxSegments> on_tile, one_tile;
+    for (int s = 0; s < kMaxSegments; ++s) {
+      own[s] = static_cast<uint16_t>(base + s);
+      on_tile[s] = static_cast<uint8_t>(idx);
+      one_tile[s] = 1;
+    }
+    Features& f = features_;
+    std::memcpy(&f.parent[base], own.data(), sizeof own);
+    std::memcpy(&f.next_member[base], own.data(), sizeof own);
+    std::memcpy(&f.node_tile[base], on_tile.data(), sizeof on_tile);
+    std::memcpy(&f.open[base], tt.initial_open.data(), sizeof tt.initial_open);
+    std::memcpy(&f.tile_count[base], one_tile.data(), sizeof one_tile);
+    std::memcpy(&f.pennants[base], tt.initial_pennants.data(), sizeof tt.initial_pennants);
+    std::memset(&f.followers[base], 0, kMaxSegments * sizeof f.followers[0]);
   }
   occupy_cell(cell, idx);
 
@@ -117,6 +145,7 @@ void State::place_tile(int type, int rotation, CellKey cell) {
   // narrow board, 8 loads without a branch on what each square holds (data no predictor can guess).
   std::array<int, 8> ring;
   const unsigned home = home_slot(cell);
+#pragma GCC unroll 8
   for (int d = 0; d < 8; ++d) {
     const CellKey k = static_cast<CellKey>(((cell + kDx8[d]) & 0x00FF) | ((cell + (kDy8[d] << 8)) & 0xFF00));
     const int as_signed = static_cast<int16_t>(board_.cells[cell_slot_from(home_slot_beside(home, kDx8[d], kDy8[d]), k)]);
@@ -161,22 +190,23 @@ void State::place_tile(int type, int rotation, CellKey cell) {
     // The fields across the two halves of the edge; the second half is usually the same pair again.
     const uint8_t fa0 = rot.half_segment[2 * e], fb0 = orot.half_segment[kFacingHalf(2 * e)];
     const uint8_t fa1 = rot.half_segment[2 * e + 1], fb1 = orot.half_segment[kFacingHalf(2 * e + 1)];
-    if (fa0 != kNoSegment && fb0 != kNoSegment) unite(base + fa0, other.node_base + fb0, SegmentKind::kField);
+    if (fa0 != kNoSegment && fb0 != kNoSegment) unite_fields(base + fa0, other.node_base + fb0);
     if (fa1 != kNoSegment && fb1 != kNoSegment && (fa1 != fa0 || fb1 != fb0))
-      unite(base + fa1, other.node_base + fb1, SegmentKind::kField);
+      unite_fields(base + fa1, other.node_base + fb1);
   }
   // Neighbour counts, and the cloisters and shrines this tile completes (B8).
   completed_.num_cloisters = 0;
   completed_.cloisters = {};
   // Without a branch on whether each square holds a tile, which is data no predictor can guess: an empty
-  // square counts into a scratch byte instead.
-  uint8_t scratch = 0;
+  // square adds 0 to tile 0 instead (index arithmetic; g++ turns a conditional reference into a branch).
   int around_here = 0;
+#pragma GCC unroll 8
   for (int d = 0; d < 8; ++d) {
     const int j = ring[d];
-    around_here += j >= 0;
-    uint8_t& around = j >= 0 ? board_.tiles[j].around : scratch;
-    if (__builtin_expect(++around == 8, 0) && j >= 0 && c[board_.tiles[j].type].cloister >= 0)
+    const int placed = j >= 0;
+    around_here += placed;
+    const int around = board_.tiles[j & ~(j >> 31)].around += static_cast<uint8_t>(placed);
+    if (__builtin_expect((around == 8) & placed, 0) && c[board_.tiles[j].type].cloister >= 0)
       completed_.cloisters[completed_.num_cloisters++] = static_cast<uint8_t>(j);
   }
   board_.tiles[idx].around = static_cast<uint8_t>(around_here);

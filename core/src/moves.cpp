@@ -71,7 +71,9 @@ bool State::river_placement_ok(const TileType& t, int rotation, CellKey cell, ui
   const uint16_t req = static_cast<uint16_t>(frontier_entry);
   uint32_t mask = 0;
   if (!special) {
-    for (int k = 0; k < d.count; ++k) mask |= static_cast<uint32_t>((d.edge_word[k] & req) == req) << d.rotation[k];
+    // All four entries, without a branch on the tile's count: an unused entry's word is 0, which fits no
+    // frontier cell (each has a neighbour, and every edge kind is a nonzero nibble).
+    for (int k = 0; k < 4; ++k) mask |= static_cast<uint32_t>((d.edge_word[k] & req) == req) << d.rotation[k];
     return mask;
   }
   for (int k = 0; k < d.count; ++k)
@@ -126,8 +128,16 @@ void State::generate_placements(ActionList& out) const {
 bool State::has_placement() const {
   const TileType& t = cat()[flow_.drawn];
   const bool special = needs_special_check(t);
-  // Newest cells first: they have the fewest neighbours, so a fit is found soonest.
-  for (int i = board_.frontier_size - 1; i >= 0; --i)
+  // Newest cells first: they have the fewest neighbours, so a fit is found soonest. The newest four are
+  // tried together, without a branch per cell; a frontier always has four cells (a tile has four sides).
+  int i = board_.frontier_size;
+  if (!special) {
+    uint32_t any = 0;
+    for (int k = 1; k <= 4; ++k) any |= rotations_fitting(t, false, board_.frontier[i - k]);
+    if (any) return true;
+    i -= 4;
+  }
+  while (--i >= 0)
     if (rotations_fitting(t, special, board_.frontier[i])) return true;
   return false;
 }

@@ -43,14 +43,18 @@ void State::return_figures(int root, bool wagons_may_move) {
   const uint32_t packed = features_.followers[root];
   for (int p = 0; p < rules_.players; ++p) {
     if (!strength(packed, p)) continue;
+    // Every slot looked at without a branch on where its figure is (a figure in supply looks up the root).
+    bool wagon_back = false;
     for (int slot = 0; slot < kBarnSlot; ++slot) {
       uint16_t& f = tally_.figures[p][slot];
-      if (!on_board(f) || find(f) != root) continue;
-      f = kInSupply;
-      if (slot == kWagonSlot && wagons_may_move) {
-        abbey_mayor_.wagons_to_move = static_cast<uint8_t>(abbey_mayor_.wagons_to_move | (1 << p));
-        abbey_mayor_.wagon_from[p] = static_cast<uint16_t>(root);
-      }
+      const bool placed = on_board(f);
+      const bool back = placed & (find(placed ? f : root) == root);
+      f = back ? kInSupply : f;
+      wagon_back |= back & (slot == kWagonSlot);
+    }
+    if (wagon_back && wagons_may_move) {
+      abbey_mayor_.wagons_to_move = static_cast<uint8_t>(abbey_mayor_.wagons_to_move | (1 << p));
+      abbey_mayor_.wagon_from[p] = static_cast<uint16_t>(root);
     }
   }
   features_.followers[root] = 0;

@@ -317,6 +317,8 @@ TileCatalog TileCatalog::parse(std::string_view text) {
         if (++kind_count[k] == 2) t.repeated_kinds |= static_cast<uint8_t>(1 << k);
         if (seg.kind == SegmentKind::kRiver) t.river = true;
         if (seg.kind == SegmentKind::kCloister || seg.kind == SegmentKind::kShrine) t.cloister = static_cast<int8_t>(s);
+        if (seg.kind == SegmentKind::kCity || seg.kind == SegmentKind::kRoad) t.initial_open[s] = seg.edge_count;
+        t.initial_pennants[s] = seg.pennants;
       }
       validate(t, line_no);
       precompute_rotations(t);

@@ -351,7 +351,10 @@ class alignas(64) State {
   int farm_cities(int root, bool& pig) const;
 
   int find(int node) const;
-  int unite(int a, int b, SegmentKind kind);  // joins two features of that kind; returns the new root
+  int unite(int a, int b, SegmentKind kind);  // joins two cities or two roads; returns the new root
+  void unite_fields(int a, int b);
+  void larger_first(int& ra, int& rb) const;
+  void merge_into(int ra, int rb, int shared);
   int cell_slot(CellKey k) const;  // the table slot holding k, or the empty slot where it would go
   int cell_slot_from(unsigned home, CellKey k) const;  // the same, k's home slot already known
   static unsigned home_slot(CellKey k) { return (k & 31u) | ((k >> 3) & (31u << 5)); }  // where k goes first
@@ -463,14 +466,16 @@ class alignas(64) State {
   // Features: a union-find over segment nodes with aggregates kept at the roots, and a circular list of
   // each feature's members (merged in O(1)) for the rare walks over a whole feature.
   struct Features {
+    // Room past kMaxNodes for a placement to write kMaxSegments nodes whatever its segment count.
+    static constexpr int kSlots = kMaxNodes + kMaxSegments - 1;
     uint16_t num_nodes = 0;
-    mutable std::array<uint16_t, kMaxNodes> parent;  // path halving in find() is not a semantic change
-    std::array<uint16_t, kMaxNodes> next_member;
-    std::array<uint8_t, kMaxNodes> node_tile;
-    std::array<uint16_t, kMaxNodes> open;         // root: open city/road edges
-    std::array<uint8_t, kMaxNodes> tile_count;    // root: distinct tiles
-    std::array<uint8_t, kMaxNodes> pennants;      // root
-    std::array<uint32_t, kMaxNodes> followers;    // root: 4 bits of figure strength per player
+    mutable std::array<uint16_t, kSlots> parent;  // path halving in find() is not a semantic change
+    std::array<uint16_t, kSlots> next_member;
+    std::array<uint8_t, kSlots> node_tile;
+    std::array<uint16_t, kSlots> open;         // root: open city/road edges
+    std::array<uint8_t, kSlots> tile_count;    // root: distinct tiles
+    std::array<uint8_t, kSlots> pennants;      // root
+    std::array<uint32_t, kSlots> followers;    // root: 4 bits of figure strength per player
     int root(int node) const;  // without path halving
     // The same features (each node's root) with the same aggregates at the roots; the order of the
     // member lists, which depends on the order of merges, is not compared.
@@ -530,10 +535,11 @@ inline CellKey State::cell_in_slot(uint16_t value) const {
 inline int State::slot_in_supply(int player, Figure f) const {
   const auto& figures = tally_.figures[player];
   switch (f) {
-    case Figure::kFollower:
-      for (int slot = 0; slot < kFollowersPerPlayer; ++slot)
-        if (figures[slot] == kInSupply) return slot;
-      return -1;
+    case Figure::kFollower: {  // the first free slot, from a mask (an early-exit loop mispredicts)
+      unsigned free = 0;
+      for (int slot = 0; slot < kFollowersPerPlayer; ++slot) free |= static_cast<unsigned>(figures[slot] == kInSupply) << slot;
+      return free ? __builtin_ctz(free) : -1;
+    }
     case Figure::kMayor: return abbey_mayor() && figures[kMayorSlot] == kInSupply ? kMayorSlot : -1;
     case Figure::kWagon: return abbey_mayor() && figures[kWagonSlot] == kInSupply ? kWagonSlot : -1;
     case Figure::kBarn: return abbey_mayor() && figures[kBarnSlot] == kInSupply ? kBarnSlot : -1;

@@ -65,6 +65,11 @@ struct TileType {
   std::array<Segment, kMaxSegments> segments{};
   std::array<EdgeKind, 4> edges{};  // as printed
   bool interior[4] = {};            // edge inside the Count block ('X' in the data)
+  // What each segment's feature node starts with when the tile is placed (open city and road edges,
+  // pennants), zero past num_segments: placing writes all kMaxSegments nodes without a loop over the
+  // segments, whose count no branch predictor can guess.
+  std::array<uint16_t, kMaxSegments> initial_open{};
+  std::array<uint8_t, kMaxSegments> initial_pennants{};
 
   // Per rotation r (0..3 quarter turns clockwise), in the board's frame:
   struct Rotated {
@@ -75,6 +80,7 @@ struct TileType {
   };
   std::array<Rotated, 4> rot{};
   // The rotations that give distinct layouts, ascending, with their edge words: what placement tries.
+  // Entries past count are 0, and a word of 0 fits no frontier cell: loops may run over all four.
   struct DistinctRotations {
     uint8_t count = 0;
     std::array<uint8_t, 4> rotation{};
