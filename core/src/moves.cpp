@@ -8,6 +8,20 @@ namespace meeple {
 
 // ---- Legal actions -----------------------------------------------------------------------------------
 
+namespace {
+// The rotations a mask of rotations holds, ascending (entries past its count are never read as actions).
+constexpr auto kRotationsIn = [] {
+  std::array<std::array<uint8_t, 4>, 16> table{};
+  for (int mask = 0; mask < 16; ++mask) {
+    int k = 0;
+    for (int r = 0; r < 4; ++r)
+      if (mask & (1 << r)) table[mask][k++] = static_cast<uint8_t>(r);
+  }
+  return table;
+}();
+constexpr std::array<uint8_t, 16> kRotationCount = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+}  // namespace
+
 bool State::special_placement_ok(const TileType& t, int rotation, CellKey cell, uint16_t req) const {
   if (t.river && !river_placement_ok(t, rotation, cell, req)) return false;
   if (t.cloister >= 0 && rules_.has(kCultPlaces) && !building_placement_ok(t, cell)) return false;
@@ -61,21 +75,27 @@ bool State::river_placement_ok(const TileType& t, int rotation, CellKey cell, ui
 }
 
 // A tile fits a frontier cell in a rotation when each constrained edge has the required kind. Edge kinds
-// are one bit per nibble, so that is one AND and one compare per rotation, all taken without a branch on
-// whether each fits (data no predictor can guess) unless the River's or the shrines' rules
-// (`special` = needs_special_check(t)) must be asked too.
+// are one bit per nibble, so that is one AND and one compare per rotation, all four done together in one
+// word without a branch on whether each fits (data no predictor can guess) unless the River's or the
+// shrines' rules (`special` = needs_special_check(t)) must be asked too.
 // Inline in its two callers, the per-cell loops of listing and of has_placement (called, it cost a sixth
 // of BM_LegalPlacements).
 [[gnu::always_inline]] inline uint32_t State::rotations_fitting(const TileType& t, bool special, uint32_t frontier_entry) const {
   const auto& d = t.distinct_rotations;
   const uint16_t req = static_cast<uint16_t>(frontier_entry);
-  uint32_t mask = 0;
   if (!special) {
-    // All four entries, without a branch on the tile's count: an unused entry's word is 0, which fits no
-    // frontier cell (each has a neighbour, and every edge kind is a nonzero nibble).
-    for (int k = 0; k < 4; ++k) mask |= static_cast<uint32_t>((d.edge_word[k] & req) == req) << d.rotation[k];
-    return mask;
+    // The four rotations at once, 16 bits each in a 64-bit word: a lane of (word & req) ^ req is zero
+    // where the rotation fits. A rotation that is not distinct has word 0, which fits no frontier cell
+    // (each has a neighbour, and every edge kind is a nonzero nibble).
+    constexpr uint64_t kLow15 = 0x7FFF7FFF7FFF7FFFull, kLanes = 0x0001000100010001ull;
+    const uint64_t wanted = req * kLanes;
+    const uint64_t missing = (d.by_rotation & wanted) ^ wanted;
+    const uint64_t fits = ~(((missing & kLow15) + kLow15) | missing) & ~kLow15;  // bit 15 of each zero lane
+    // Gathers bits 15, 31, 47, 63 into bits 48-51 (the other products land elsewhere, without carries).
+    constexpr uint64_t kGather = (1ull << 48) | (1ull << 33) | (1ull << 18) | (1ull << 3);
+    return static_cast<uint32_t>((((fits >> 15) * kGather) >> 48) & 0xF);
   }
+  uint32_t mask = 0;
   for (int k = 0; k < d.count; ++k)
     if ((d.edge_word[k] & req) == req && special_placement_ok(t, d.rotation[k], static_cast<CellKey>(frontier_entry >> 16), req))
       mask |= 1u << d.rotation[k];
@@ -85,32 +105,35 @@ bool State::river_placement_ok(const TileType& t, int rotation, CellKey cell, ui
 void State::generate_placements(ActionList& out) const {
   // The frontier is kept in the order cells joined it (O(1) updates), but the list is promised in action
   // order: cell key (row by row), then rotation. On a narrow board the cells that take the tile are
-  // marked on a 32 x 32 grid over the board's extent, row by row as keys go, and read back in order; a
-  // wide board sorts them.
+  // marked on a grid over the board's extent, as wide as its cells (so that few words hold the marks),
+  // row by row as keys go, and read back in order; a wide board sorts them.
   const TileType& t = cat()[flow_.drawn];
   const bool special = needs_special_check(t);
   int n = out.size;
-  auto list = [&](CellKey cell, uint32_t mask) {
-    for (; mask; mask &= mask - 1) out.items[n++] = Action::place(cell, __builtin_ctz(mask));
+  // A cell's placements are written four at a time and the list grows by the number that fit: no branch
+  // per rotation. The writes stay in the list, which has room for four per frontier cell.
+  auto list = [&](uint32_t cell_and_mask) {
+    const CellKey cell = static_cast<CellKey>(cell_and_mask >> 16);
+    const uint32_t mask = cell_and_mask & 0xF;
+    for (int k = 0; k < 4; ++k) out.items[n + k] = Action::place(cell, kRotationsIn[mask][k]);
+    n += kRotationCount[mask];
   };
   if (!board_.wide) {
-    constexpr int kGrid = 32;  // frontier cells lie within one of the tiles' extent, at most 30 wide
-    std::array<uint64_t, kGrid * kGrid / 64> marked{};
-    std::array<uint8_t, kGrid * kGrid> masks;  // read only where marked
     const int x0 = board_.min_x - 1, y0 = board_.min_y - 1;
+    const int width = board_.max_x - board_.min_x + 3;  // at most 32 on a narrow board
+    std::array<uint64_t, 1024 / 64> marked{};
+    std::array<uint32_t, 1024> fitting;  // (cell key << 16) | rotation mask, read only where marked
     for (int i = 0; i < board_.frontier_size; ++i) {
       const uint32_t entry = board_.frontier[i];
       const CellKey cell = static_cast<CellKey>(entry >> 16);
-      const int at = (key_y(cell) - y0) * kGrid + key_x(cell) - x0;
+      const unsigned at = static_cast<unsigned>((key_y(cell) - y0) * width + key_x(cell) - x0);
       const uint32_t mask = rotations_fitting(t, special, entry);
-      masks[at] = static_cast<uint8_t>(mask);
+      fitting[at] = (entry & 0xFFFF0000u) | mask;
       marked[at / 64] |= static_cast<uint64_t>(mask != 0) << (at % 64);
     }
-    for (int w = 0; w < static_cast<int>(marked.size()); ++w)
-      for (uint64_t bits = marked[w]; bits; bits &= bits - 1) {
-        const int at = w * 64 + __builtin_ctzll(bits);
-        list(cell_key(x0 + at % kGrid, y0 + at / kGrid), masks[at]);
-      }
+    const int words = ((board_.max_y - board_.min_y + 3) * width + 63) / 64;
+    for (int w = 0; w < words; ++w)
+      for (uint64_t bits = marked[w]; bits; bits &= bits - 1) list(fitting[w * 64 + __builtin_ctzll(bits)]);
   } else {
     std::array<uint32_t, kMaxFrontier> fitting;  // (cell key << 16) | rotation mask
     int num_fitting = 0;
@@ -120,7 +143,7 @@ void State::generate_placements(ActionList& out) const {
       num_fitting += mask != 0;
     }
     std::sort(fitting.begin(), fitting.begin() + num_fitting);
-    for (int i = 0; i < num_fitting; ++i) list(static_cast<CellKey>(fitting[i] >> 16), fitting[i] & 0xF);
+    for (int i = 0; i < num_fitting; ++i) list(fitting[i]);
   }
   out.size = n;
 }

@@ -178,6 +178,7 @@ void precompute_rotations(TileType& t) {
       auto& d = t.distinct_rotations;
       d.rotation[d.count] = static_cast<uint8_t>(r);
       d.edge_word[d.count++] = t.rot[r].edge_word;
+      d.by_rotation |= static_cast<uint64_t>(t.rot[r].edge_word) << (16 * r);
     }
   }
 }

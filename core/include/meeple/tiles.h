@@ -85,6 +85,7 @@ struct TileType {
     uint8_t count = 0;
     std::array<uint8_t, 4> rotation{};
     std::array<uint16_t, 4> edge_word{};
+    uint64_t by_rotation = 0;  // 16 bits per rotation r at bits 16r: its edge word if distinct, else 0
   } distinct_rotations;
 
   bool has(TileFlag f) const { return flags & f; }
