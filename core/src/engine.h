@@ -3,6 +3,7 @@
 // expansion's phases). Not installed: the public API is meeple/state.h.
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include "meeple/state.h"
@@ -19,6 +20,21 @@ inline constexpr uint32_t kNibble = 0xF;
 
 // Figure strength of a player in a feature's packed follower word (4 bits a player).
 inline int strength(uint32_t packed, int player) { return static_cast<int>((packed >> (4 * player)) & kNibble); }
+
+// A set of feature nodes as bits: de-duplicates roots without searching a list.
+class NodeSet {
+ public:
+  // Adds node n when `when` holds; returns 1 if that added it (it was not in the set), else 0.
+  int add(unsigned n, bool when = true) {
+    const uint64_t bit = static_cast<uint64_t>(when) << (n % 64);
+    const uint64_t fresh = bit & ~words_[n / 64];
+    words_[n / 64] |= bit;
+    return fresh != 0;
+  }
+
+ private:
+  std::array<uint64_t, (kMaxNodes + 63) / 64> words_{};
+};
 
 // Cities and roads: the features scored by their tiles when their last open edge closes.
 inline bool is_scored_linear(SegmentKind k) { return k == SegmentKind::kCity || k == SegmentKind::kRoad; }

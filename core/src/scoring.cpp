@@ -135,25 +135,23 @@ void State::score_buildings() {
 // whether the pig herd is in it (R8).
 int State::farm_cities(int root, bool& pig) const {
   const TileCatalog& c = cat();
-  std::array<uint16_t, 64> cities;
+  NodeSet cities;  // completed cities bordering the farm, each counted once
   int num_cities = 0;
-  bool carcassonne = false;
-  pig = false;
+  bool pig_herd = false, carcassonne = false;
   for_each_member(root, [&](int m) {
     const PlacedTile& pt = board_.tiles[features_.node_tile[m]];
-    const Segment& seg = c[pt.type].segments[m - pt.node_base];
-    pig = pig || seg.pig_herd;
-    carcassonne = carcassonne || c[pt.type].has(kFlagBlock);  // C8: the ring fields touch the City
+    const TileType& tt = c[pt.type];
+    const Segment& seg = tt.segments[m - pt.node_base];
+    pig_herd |= seg.pig_herd;
+    carcassonne |= tt.has(kFlagBlock);  // C8: the ring fields touch the City
     for (uint8_t touches = seg.touches; touches; touches &= static_cast<uint8_t>(touches - 1)) {
       const int city = find(pt.node_base + __builtin_ctz(touches));
-      if (features_.open[city] != 0) continue;
-      if (std::find(cities.begin(), cities.begin() + num_cities, city) == cities.begin() + num_cities)
-        cities[num_cities++] = static_cast<uint16_t>(city);
+      num_cities += cities.add(static_cast<unsigned>(city), features_.open[city] == 0);
     }
   });
+  pig = pig_herd;
   return num_cities + (carcassonne ? 1 : 0);
 }
-
 int State::farm_points(int root, bool pig_herd_counts) const {
   bool pig = false;
   const int cities = farm_cities(root, pig);
@@ -168,11 +166,12 @@ int State::add_final_points(Scores& to, FigureRoots& scored) const {
   const TileCatalog& c = cat();
   const bool pig = rules_.on(Option::kPigHerd);
   int num_scored = 0;
+  NodeSet seen;
   for (int p = 0; p < rules_.players; ++p) {
     for (int slot = 0; slot < kBarnSlot; ++slot) {
       if (!on_board(tally_.figures[p][slot])) continue;
       const int n = find(tally_.figures[p][slot]);
-      if (std::find(scored.begin(), scored.begin() + num_scored, n) != scored.begin() + num_scored) continue;
+      if (!seen.add(static_cast<unsigned>(n))) continue;
       const PlacedTile& pt = board_.tiles[features_.node_tile[n]];
       const SegmentKind kind = c[pt.type].segments[n - pt.node_base].kind;
       if (features_.open[n] == 0 && is_scored_linear(kind)) continue;  // scored when completed
