@@ -53,6 +53,14 @@ int State::unite(int a, int b, SegmentKind kind) {
   int ra = find(a), rb = find(b);
   if (ra == rb) return ra;
   larger_first(ra, rb);
+  int shared = 0;
+  if (features_.repeated[ra] & features_.repeated[rb]) shared = shared_tiles(ra, rb, kind);
+  merge_into(ra, rb, shared);
+  return ra;
+}
+
+// Tiles with segments in both features (rb's the smaller): each holds two segments of the kind.
+int State::shared_tiles(int ra, int rb, SegmentKind kind) const {
   const TileCatalog& c = cat();
   const uint8_t kind_bit = static_cast<uint8_t>(1 << static_cast<int>(kind));
   std::array<uint8_t, 16> seen;
@@ -71,8 +79,7 @@ int State::unite(int a, int b, SegmentKind kind) {
       }
     }
   });
-  merge_into(ra, rb, shared);
-  return ra;
+  return shared;
 }
 
 // Fields: their tile counts only order the union by size, so a tile crossed twice is not looked for.
@@ -98,6 +105,7 @@ void State::merge_into(int ra, int rb, int shared) {
   features_.tile_count[ra] = static_cast<uint8_t>(features_.tile_count[ra] + features_.tile_count[rb] - shared);
   features_.pennants[ra] = static_cast<uint8_t>(features_.pennants[ra] + features_.pennants[rb]);
   features_.followers[ra] += features_.followers[rb];
+  features_.repeated[ra] |= features_.repeated[rb];
   std::swap(features_.next_member[ra], features_.next_member[rb]);
 }
 
@@ -136,6 +144,7 @@ void State::place_tile(int type, int rotation, CellKey cell) {
     std::memcpy(&f.tile_count[base], one_tile.data(), sizeof one_tile);
     std::memcpy(&f.pennants[base], tt.initial_pennants.data(), sizeof tt.initial_pennants);
     std::memset(&f.followers[base], 0, kMaxSegments * sizeof f.followers[0]);
+    std::memcpy(&f.repeated[base], tt.initial_repeated.data(), sizeof tt.initial_repeated);
   }
   occupy_cell(cell, idx);
 
@@ -250,7 +259,7 @@ bool State::Features::operator==(const Features& o) const {
     const int r = root(n);
     if (r != o.root(n) || node_tile[n] != o.node_tile[n]) return false;
     if (r == n && (open[n] != o.open[n] || tile_count[n] != o.tile_count[n] || pennants[n] != o.pennants[n] ||
-                   followers[n] != o.followers[n]))
+                   followers[n] != o.followers[n] || repeated[n] != o.repeated[n]))
       return false;
   }
   return true;

@@ -170,7 +170,7 @@ std::string State::check_consistency() const {
   }
   std::map<int, int> fresh_to_inc;
   std::map<int, std::set<int>> tiles_of;
-  std::map<int, int> open_of, pennants_of;
+  std::map<int, int> open_of, pennants_of, repeated_of;
   std::map<int, std::array<int, kMaxPlayers>> strength_of;
   for (int n = 0; n < features_.num_nodes; ++n) {
     const int r = root(n);
@@ -182,6 +182,7 @@ std::string State::check_consistency() const {
     const PlacedTile& pt = board_.tiles[features_.node_tile[n]];
     if (n < pt.node_base || n >= pt.node_base + c[pt.type].num_segments) return "node_tile wrong for node " + std::to_string(n);
     pennants_of[r] += c[pt.type].segments[n - pt.node_base].pennants;
+    repeated_of[r] |= c[pt.type].initial_repeated[n - pt.node_base];
     strength_of[r];
   }
   {
@@ -216,6 +217,7 @@ std::string State::check_consistency() const {
         return what + ": " + std::to_string(features_.tile_count[inc]) + " tiles counted, really " + std::to_string(tiles_of[r].size());
       if (open_of[r] != features_.open[inc]) return what + ": open edges " + std::to_string(features_.open[inc]) + ", really " + std::to_string(open_of[r]);
       if (pennants_of[r] != features_.pennants[inc]) return what + ": wrong pennants";
+      if (repeated_of[r] != features_.repeated[inc]) return what + ": wrong mark of a tile it may share with another";
     }
     for (int p = 0; p < kMaxPlayers; ++p)
       if (strength_of[r][p] != static_cast<int>((features_.followers[inc] >> (4 * p)) & 0xF))

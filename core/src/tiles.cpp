@@ -321,6 +321,10 @@ TileCatalog TileCatalog::parse(std::string_view text) {
         if (seg.kind == SegmentKind::kCity || seg.kind == SegmentKind::kRoad) t.initial_open[s] = seg.edge_count;
         t.initial_pennants[s] = seg.pennants;
       }
+      for (int s = 0; s < t.num_segments; ++s) {
+        const SegmentKind kind = t.segments[s].kind;
+        t.initial_repeated[s] = (kind == SegmentKind::kCity || kind == SegmentKind::kRoad) && (t.repeated_kinds >> static_cast<int>(kind) & 1);
+      }
       validate(t, line_no);
       precompute_rotations(t);
       cat.tiles_.push_back(std::move(t));

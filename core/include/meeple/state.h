@@ -353,6 +353,7 @@ class alignas(64) State {
   int find(int node) const;
   int unite(int a, int b, SegmentKind kind);  // joins two cities or two roads; returns the new root
   void unite_fields(int a, int b);
+  int shared_tiles(int ra, int rb, SegmentKind kind) const;
   void larger_first(int& ra, int& rb) const;
   void merge_into(int ra, int rb, int shared);
   int cell_slot(CellKey k) const;  // the table slot holding k, or the empty slot where it would go
@@ -476,6 +477,9 @@ class alignas(64) State {
     std::array<uint8_t, kSlots> tile_count;    // root: distinct tiles
     std::array<uint8_t, kSlots> pennants;      // root
     std::array<uint32_t, kSlots> followers;    // root: 4 bits of figure strength per player
+    // Root of a city or road: 1 if it has a segment on a tile with another segment of its kind. Two
+    // features can share a tile only if both have such a segment: only then does a union look for one.
+    std::array<uint8_t, kSlots> repeated;
     int root(int node) const;  // without path halving
     // The same features (each node's root) with the same aggregates at the roots; the order of the
     // member lists, which depends on the order of merges, is not compared.

@@ -70,6 +70,9 @@ struct TileType {
   // segments, whose count no branch predictor can guess.
   std::array<uint16_t, kMaxSegments> initial_open{};
   std::array<uint8_t, kMaxSegments> initial_pennants{};
+  // Per segment: 1 for a city or road segment on a tile with another segment of its kind (a tile that two
+  // features of that kind may share), else 0.
+  std::array<uint8_t, kMaxSegments> initial_repeated{};
 
   // Per rotation r (0..3 quarter turns clockwise), in the board's frame:
   struct Rotated {
