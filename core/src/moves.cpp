@@ -152,9 +152,9 @@ bool State::has_placement() const {
   const TileType& t = cat()[flow_.drawn];
   const bool special = needs_special_check(t);
   // Newest cells first: they have the fewest neighbours, so a fit is found soonest. The newest four are
-  // tried together, without a branch per cell; a frontier always has four cells (a tile has four sides).
+  // tried together, without a branch per cell (a frontier next to tiles has four cells at least).
   int i = board_.frontier_size;
-  if (!special) {
+  if (!special && i >= 4) {
     uint32_t any = 0;
     for (int k = 1; k <= 4; ++k) any |= rotations_fitting(t, false, board_.frontier[i - k]);
     if (any) return true;
