@@ -62,9 +62,11 @@ void State::place_abbey(CellKey cell) {
 }
 
 bool State::can_place_abbey() const {
-  bool any = false;  // without an early exit, so the loop vectorizes: enclosed cells are rare
-  for (int i = 0; i < board_.frontier_size; ++i) any |= enclosed(board_.frontier[i]);
-  if (!any) return false;
+  // A count without an early exit, so the loop vectorizes: enclosed cells are rare.
+  const int size = board_.frontier_size;
+  int enclosed_cells = 0;
+  for (int i = 0; i < size; ++i) enclosed_cells += enclosed(board_.frontier[i]);
+  if (enclosed_cells == 0) return false;
   ActionList squares;
   squares.size = 0;
   generate_abbeys(squares);
