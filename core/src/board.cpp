@@ -127,7 +127,8 @@ void State::place_tile(int type, int rotation, CellKey cell) {
   b.min_y = static_cast<int8_t>(std::min<int>(b.min_y, y)), b.max_y = static_cast<int8_t>(std::max<int>(b.max_y, y));
   b.wide = is_wide(b.min_x, b.max_x, b.min_y, b.max_y);  // the extent only grows: once wide, wide
   // All kMaxSegments nodes from base on, those past the tile's own included (unused, and written again
-  // by the next tile): fixed-size block copies, without a loop over the tile's segments.
+  // by the next tile; Features::kSlots leaves room): fixed-size block copies, without a loop over the
+  // tile's segments.
   {
     std::array<uint16_t, kMaxSegments> own;  // each node its own root and only member
     std::array<uint8_t, kMaxSegments> on_tile, one_tile;

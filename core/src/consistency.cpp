@@ -1,5 +1,6 @@
 // State::check_consistency: every incremental structure recomputed the slow, obvious way.
 #include <algorithm>
+#include <bit>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -39,7 +40,21 @@ std::string State::check_bounds() const {
   if (tiles > kMaxTiles || nodes > kMaxNodes || board_.frontier_size > kMaxFrontier ||
       completed_.num_features > completed_.features.size() || completed_.num_cloisters > completed_.cloisters.size())
     return "a count beyond its table";
+  // Every game starts with a tile on the board (the start tile, the spring or the Count's City).
+  if (tiles == 0) return "a board without tiles";
   if (flow_.drawn < -1 || flow_.drawn >= types) return "the tile in hand is no tile type";
+  {  // The tiles still to come (the one in hand too), and the abbeys in hand, fit in the tables (as the constructor demands).
+    const TileCatalog& c = TileCatalog::get();
+    int future_tiles = tiles, future_nodes = nodes;
+    if (flow_.drawn >= 0) future_tiles += 1, future_nodes += c[flow_.drawn].num_segments;  // in hand
+    for (int t = 0; t < types; ++t) {
+      future_tiles += tally_.remaining[t];
+      future_nodes += tally_.remaining[t] * c[t].num_segments;
+    }
+    const int abbeys_in_hand = std::popcount(static_cast<unsigned>(abbey_mayor_.abbeys & ((1u << players) - 1)));
+    if (future_tiles + abbeys_in_hand > kMaxTiles || future_nodes + abbeys_in_hand > kMaxNodes)
+      return "more tiles to come than the board holds";
+  }
   if (flow_.last_tile < -1 || flow_.last_tile >= tiles) return "the last tile placed is not on the board";
   if (count_.quarter >= kNumQuarters) return "the Count in no quarter";
   for (int i = 0; i < tiles; ++i) {
@@ -218,6 +233,8 @@ std::string State::check_consistency() const {
       if (open_of[r] != features_.open[inc]) return what + ": open edges " + std::to_string(features_.open[inc]) + ", really " + std::to_string(open_of[r]);
       if (pennants_of[r] != features_.pennants[inc]) return what + ": wrong pennants";
       if (repeated_of[r] != features_.repeated[inc]) return what + ": wrong mark of a tile it may share with another";
+    } else if (features_.repeated[inc] != 0) {
+      return what + ": marked as crossing a tile twice, which only cities and roads can";
     }
     for (int p = 0; p < kMaxPlayers; ++p)
       if (strength_of[r][p] != static_cast<int>((features_.followers[inc] >> (4 * p)) & 0xF))

@@ -111,7 +111,8 @@ void State::generate_placements(ActionList& out) const {
   const bool special = needs_special_check(t);
   int n = out.size;
   // A cell's placements are written four at a time and the list grows by the number that fit: no branch
-  // per rotation. The writes stay in the list, which has room for four per frontier cell.
+  // per rotation. The writes stay in the list, which has room for four per frontier cell and is empty
+  // here (both callers start from an empty list).
   auto list = [&](uint32_t cell_and_mask) {
     const CellKey cell = static_cast<CellKey>(cell_and_mask >> 16);
     const uint32_t mask = cell_and_mask & 0xF;

@@ -65,6 +65,36 @@ TEST(Tiles, DistinctRotationsListEachLayoutOnceThenZeros) {
   }
 }
 
+TEST(Tiles, ByRotationHoldsEachDistinctRotationsWordInItsLane) {
+  const TileCatalog& c = TileCatalog::get();
+  for (int t = 0; t < c.size(); ++t) {
+    const auto& d = c[t].distinct_rotations;
+    for (int r = 0; r < 4; ++r) {
+      const auto lane = static_cast<uint16_t>(d.by_rotation >> (16 * r));
+      EXPECT_EQ(lane, c[t].rot[r].canonical == r ? c[t].rot[r].edge_word : 0) << c[t].id << " rotation " << r;
+    }
+  }
+}
+
+TEST(Tiles, InitialNodeValuesFollowTheSegments) {
+  const TileCatalog& c = TileCatalog::get();
+  for (int t = 0; t < c.size(); ++t) {
+    const TileType& tt = c[t];
+    for (int s = 0; s < kMaxSegments; ++s) {
+      const bool real = s < tt.num_segments;
+      const SegmentKind kind = tt.segments[s].kind;
+      const bool linear = real && (kind == SegmentKind::kCity || kind == SegmentKind::kRoad);
+      EXPECT_EQ(tt.initial_open[s], linear ? tt.segments[s].edge_count : 0) << tt.id << " segment " << s;
+      EXPECT_EQ(tt.initial_pennants[s], real ? tt.segments[s].pennants : 0) << tt.id << " segment " << s;
+      int same_kind = 0;
+      for (int o = 0; o < tt.num_segments; ++o) same_kind += tt.segments[o].kind == kind;
+      EXPECT_EQ(tt.initial_repeated[s], linear && same_kind > 1) << tt.id << " segment " << s;
+    }
+  }
+  // The two cities of BA.CC may end up in one city; the lone road of BA.RFr cannot meet itself.
+  EXPECT_EQ(c[c.find("BA.CC")].initial_repeated[0] + c[c.find("BA.CC")].initial_repeated[1], 2);
+}
+
 TEST(Tiles, RepeatedKindsMarkTilesAFeatureCanCrossTwice) {
   const TileCatalog& c = TileCatalog::get();
   EXPECT_TRUE(c[c.find("BA.CC")].repeated_kinds & (1 << static_cast<int>(SegmentKind::kCity)));

@@ -467,8 +467,9 @@ class alignas(64) State {
   // Features: a union-find over segment nodes with aggregates kept at the roots, and a circular list of
   // each feature's members (merged in O(1)) for the rare walks over a whole feature.
   struct Features {
-    // Room past kMaxNodes for a placement to write kMaxSegments nodes whatever its segment count.
-    static constexpr int kSlots = kMaxNodes + kMaxSegments - 1;
+    // Room past kMaxNodes for a placement to write kMaxSegments nodes whatever its segment count (a
+    // tile of the Count's City has none, so its first node may be kMaxNodes itself).
+    static constexpr int kSlots = kMaxNodes + kMaxSegments;
     uint16_t num_nodes = 0;
     mutable std::array<uint16_t, kSlots> parent;  // path halving in find() is not a semantic change
     std::array<uint16_t, kSlots> next_member;
