@@ -131,18 +131,13 @@ void State::place_tile(int type, int rotation, CellKey cell) {
   // tile's segments.
   {
     std::array<uint16_t, kMaxSegments> own;  // each node its own root and only member
-    std::array<uint8_t, kMaxSegments> on_tile, one_tile;
-    for (int s = 0; s < kMaxSegments; ++s) {
-      own[s] = static_cast<uint16_t>(base + s);
-      on_tile[s] = static_cast<uint8_t>(idx);
-      one_tile[s] = 1;
-    }
+    for (int s = 0; s < kMaxSegments; ++s) own[s] = static_cast<uint16_t>(base + s);
     Features& f = features_;
     std::memcpy(&f.parent[base], own.data(), sizeof own);
     std::memcpy(&f.next_member[base], own.data(), sizeof own);
-    std::memcpy(&f.node_tile[base], on_tile.data(), sizeof on_tile);
+    std::memset(&f.node_tile[base], idx, kMaxSegments);
     std::memcpy(&f.open[base], tt.initial_open.data(), sizeof tt.initial_open);
-    std::memcpy(&f.tile_count[base], one_tile.data(), sizeof one_tile);
+    std::memset(&f.tile_count[base], 1, kMaxSegments);
     std::memcpy(&f.pennants[base], tt.initial_pennants.data(), sizeof tt.initial_pennants);
     std::memset(&f.followers[base], 0, kMaxSegments * sizeof f.followers[0]);
     std::memcpy(&f.repeated[base], tt.initial_repeated.data(), sizeof tt.initial_repeated);

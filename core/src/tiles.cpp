@@ -318,12 +318,13 @@ TileCatalog TileCatalog::parse(std::string_view text) {
         if (++kind_count[k] == 2) t.repeated_kinds |= static_cast<uint8_t>(1 << k);
         if (seg.kind == SegmentKind::kRiver) t.river = true;
         if (seg.kind == SegmentKind::kCloister || seg.kind == SegmentKind::kShrine) t.cloister = static_cast<int8_t>(s);
-        if (seg.kind == SegmentKind::kCity || seg.kind == SegmentKind::kRoad) t.initial_open[s] = seg.edge_count;
-        t.initial_pennants[s] = seg.pennants;
       }
-      for (int s = 0; s < t.num_segments; ++s) {
-        const SegmentKind kind = t.segments[s].kind;
-        t.initial_repeated[s] = (kind == SegmentKind::kCity || kind == SegmentKind::kRoad) && (t.repeated_kinds >> static_cast<int>(kind) & 1);
+      for (int s = 0; s < t.num_segments; ++s) {  // with repeated_kinds complete
+        const Segment& seg = t.segments[s];
+        const bool linear = seg.kind == SegmentKind::kCity || seg.kind == SegmentKind::kRoad;
+        t.initial_open[s] = linear ? seg.edge_count : 0;
+        t.initial_pennants[s] = seg.pennants;
+        t.initial_repeated[s] = linear && (t.repeated_kinds >> static_cast<int>(seg.kind) & 1);
       }
       validate(t, line_no);
       precompute_rotations(t);
