@@ -287,7 +287,8 @@ class alignas(64) State {
   uint8_t next_seat(int seat) const { return static_cast<uint8_t>(seat + 1 == rules_.players ? 0 : seat + 1); }
   void place_tile(int type, int rotation, CellKey cell);  // setup and kPlace
   // The rotations of tile t that fit a frontier entry, as a mask of rotations (moves.cpp).
-  uint32_t rotations_fitting(const TileType& t, bool special, uint32_t frontier_entry) const;
+  uint32_t special_fitting(const TileType& t, uint32_t mask, uint32_t frontier_entry) const;
+  void fitting_masks(const TileType& t, bool special, uint8_t* __restrict out) const;
   void generate_placements(ActionList& out) const;
   bool has_placement() const;
   template <typename Emit>
