@@ -12,7 +12,7 @@ from pettingzoo.test import api_test
 
 import meeple
 import meeple.openspiel
-from meeple.environment import SeatView, make_rules, win_utilities
+from meeple.environment import SeatView, make_rules, parse_options, win_utilities
 from meeple.gymnasium import CarcassonneEnv
 from meeple.pettingzoo import env as aec_env
 
@@ -97,6 +97,9 @@ def test_rules_parameters_read_as_in_meeple_info():
     assert str(make_rules(3, "river2+cult_places", "small_city:two_points;shrine_sets:ckr+csc")) == expected
     with pytest.raises(ValueError, match="needs a value"):
         make_rules(2, "", "small_city")
+    # The command line's --option items go through the same parser.
+    assert parse_options(["small_city=two_points", "shrine_sets:ckr+csc"]) == {
+        "small_city": "two_points", "shrine_sets": "ckr+csc"}
     assert make_rules(2, ["river2"], {"small_city": "two_points"}) == meeple.Rules(
         players=2, expansions=["river2"], options={"small_city": "two_points"})
     with pytest.raises(ValueError, match="unknown expansion"):

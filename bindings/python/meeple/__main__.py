@@ -19,15 +19,8 @@ import shlex
 import sys
 
 from . import _meeple
+from .environment import parse_options
 from .tournament import tournament
-
-
-def parse_options(items) -> dict:
-    """--option NAME=VALUE arguments as a dict."""
-    for item in items:
-        if "=" not in item:
-            raise ValueError(f"--option needs NAME=VALUE (e.g. small_city=two_points), got {item!r}")
-    return dict(item.split("=", 1) for item in items)
 
 
 def cmd_tournament(args) -> int:

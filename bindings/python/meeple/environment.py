@@ -46,14 +46,19 @@ def make_rules(players=2, expansions=(), options=None) -> _meeple.Rules:
     if isinstance(expansions, str):
         expansions = [name for name in expansions.replace("+", ",").split(",") if name]
     if isinstance(options, str):
-        parsed = {}
-        for item in options.replace(";", " ").split():
-            name, sep, value = item.replace(":", "=", 1).partition("=")
-            if not sep:
-                raise ValueError(f"option {item!r} needs a value: name:value, e.g. small_city:two_points")
-            parsed[name] = value.split("+") if "+" in value else value
-        options = parsed
+        options = parse_options(options.replace(";", " ").split())
     return _meeple.Rules(players=players, expansions=list(expansions), options=options or {})
+
+
+def parse_options(items) -> dict:
+    """Option items, each name=value or name:value (a set option's values joined with "+"), as a dict."""
+    parsed = {}
+    for item in items:
+        name, sep, value = item.replace(":", "=", 1).partition("=")
+        if not sep:
+            raise ValueError(f"option {item!r} needs a value: name=value or name:value, e.g. small_city=two_points")
+        parsed[name] = value
+    return parsed
 
 
 def win_utilities(scores) -> list[float]:
