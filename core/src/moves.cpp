@@ -11,14 +11,15 @@ namespace meeple {
 namespace {
 // The rotations a mask of rotations holds, ascending (entries past its count are never read as actions).
 constexpr auto kRotationsIn = [] {
-  std::array<std::array<uint8_t, 4>, 16> table{};
+  std::array<std::array<uint32_t, 4>, 16> table{};
   for (int mask = 0; mask < 16; ++mask) {
     int k = 0;
     for (int r = 0; r < 4; ++r)
-      if (mask & (1 << r)) table[mask][k++] = static_cast<uint8_t>(r);
+      if (mask & (1 << r)) table[mask][k++] = static_cast<uint32_t>(r);
   }
   return table;
 }();
+constexpr int kBlock = 16;  // frontier cells per step of the vectorized loops
 constexpr std::array<uint8_t, 16> kRotationCount = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
 }  // namespace
 
@@ -120,7 +121,11 @@ void State::fitting_masks(const TileType& t, bool special, uint8_t* __restrict o
   const uint64_t by_rotation = t.distinct_rotations.by_rotation;
   const uint32_t* frontier = board_.frontier.data();
   const int n = board_.frontier_size;
-  for (int i = 0; i < n; ++i) out[i] = static_cast<uint8_t>(edges_fitting(by_rotation, frontier[i]));
+  // Whole blocks of kBlock cells, past the frontier's end too (entries there hold old or zero values, never
+  // read as cells), so that the compiler leaves no cell to a scalar remainder loop.
+  static_assert(kMaxFrontier % kBlock == 0);
+  for (int first = 0; first < n; first += kBlock)
+    for (int i = first; i < first + kBlock; ++i) out[i] = static_cast<uint8_t>(edges_fitting(by_rotation, frontier[i]));
   if (special)
     for (int i = 0; i < n; ++i) out[i] = static_cast<uint8_t>(special_fitting(t, out[i], frontier[i]));
 }
@@ -139,7 +144,8 @@ void State::generate_placements(ActionList& out) const {
   auto list = [&](uint32_t cell_and_mask) {
     const CellKey cell = static_cast<CellKey>(cell_and_mask >> 16);
     const uint32_t mask = cell_and_mask & 0xF;
-    for (int k = 0; k < 4; ++k) out.items[n + k] = Action::place(cell, kRotationsIn[mask][k]);
+    const uint32_t rotation_0 = Action::place(cell, 0).bits();  // a placement's rotation is its low 2 bits
+    for (int k = 0; k < 4; ++k) out.items[n + k] = Action::from_bits(rotation_0 | kRotationsIn[mask][k]);
     n += kRotationCount[mask];
   };
   std::array<uint8_t, kMaxFrontier> masks;
@@ -151,10 +157,11 @@ void State::generate_placements(ActionList& out) const {
     std::array<uint32_t, 1024> fitting;  // (cell key << 16) | rotation mask, read only where marked
     // Each cell's place on the grid, in a loop of its own that the compiler vectorizes (3% of listing).
     std::array<uint16_t, kMaxFrontier> ats;
-    for (int i = 0; i < board_.frontier_size; ++i) {
-      const CellKey cell = static_cast<CellKey>(board_.frontier[i] >> 16);
-      ats[i] = static_cast<uint16_t>((key_y(cell) - y0) * width + key_x(cell) - x0);
-    }
+    for (int first = 0; first < board_.frontier_size; first += kBlock)
+      for (int i = first; i < first + kBlock; ++i) {
+        const CellKey cell = static_cast<CellKey>(board_.frontier[i] >> 16);
+        ats[i] = static_cast<uint16_t>((key_y(cell) - y0) * width + key_x(cell) - x0);
+      }
     for (int i = 0; i < board_.frontier_size; ++i) {
       const uint32_t entry = board_.frontier[i];
       const unsigned at = ats[i];
