@@ -31,6 +31,7 @@ class NodeSet {
     words_[n / 64] |= bit;
     return fresh != 0;
   }
+  bool has(unsigned n) const { return (words_[n / 64] >> (n % 64)) & 1; }
 
  private:
   std::array<uint64_t, (kMaxNodes + 63) / 64> words_{};

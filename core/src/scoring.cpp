@@ -206,7 +206,18 @@ int State::add_final_points(Scores& to, FigureRoots& scored) const {
 void State::final_scoring() {
   FigureRoots scored;
   const int num_scored = add_final_points(tally_.scores, scored);
-  for (int i = 0; i < num_scored; ++i) return_figures(scored[i], false);
+  // Back to supply: one pass over the figures for all the features (return_figures, once per feature,
+  // would look at every figure of their owners each time; no wagon moves after the game).
+  NodeSet back;
+  for (int i = 0; i < num_scored; ++i) {
+    back.add(scored[i]);
+    features_.followers[scored[i]] = 0;
+  }
+  for (int p = 0; p < rules_.players; ++p)
+    for (int slot = 0; slot < kBarnSlot; ++slot) {
+      uint16_t& f = tally_.figures[p][slot];
+      if (on_board(f) && back.has(static_cast<unsigned>(find(f)))) f = kInSupply;
+    }
   for (int i = 0; i < board_.num_tiles; ++i) board_.tiles[i].rival = kNoRival;
 }
 
