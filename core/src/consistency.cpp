@@ -69,7 +69,9 @@ std::string State::check_bounds() const {
     return "closed segments the last tile placed does not have";
   std::array<bool, kMaxNodes> has_predecessor{};
   for (int n = 0; n < nodes; ++n) {
-    if (features_.parent[n] >= nodes || features_.next_member[n] >= nodes || features_.node_tile[n] >= tiles) return "node " + std::to_string(n) + " points off the board";
+    if (features_.parent[n] >= nodes || features_.next_member[n] >= nodes || features_.node_tile[n] >= tiles ||
+        features_.occupant[n] >= Features::kEntries)
+      return "node " + std::to_string(n) + " points off the board";
     if (has_predecessor[features_.next_member[n]]) return "the members of a feature are not a cycle";  // walks would not end
     has_predecessor[features_.next_member[n]] = true;
   }
@@ -237,7 +239,7 @@ std::string State::check_consistency() const {
       return what + ": marked as crossing a tile twice, which only cities and roads can";
     }
     for (int p = 0; p < kMaxPlayers; ++p)
-      if (strength_of[r][p] != static_cast<int>((features_.followers[inc] >> (4 * p)) & 0xF))
+      if (strength_of[r][p] != static_cast<int>((followers_at(inc) >> (4 * p)) & 0xF))
         return what + ": wrong follower count for player " + std::to_string(p);
     // Member list: exactly the nodes of the feature.
     size_t members = 0;
@@ -251,6 +253,23 @@ std::string State::check_consistency() const {
     for (int n = 0; n < features_.num_nodes; ++n) expected += root(n) == r;
     if (members != expected) return what + ": member list has the wrong length";
   }
+
+  // The table of figure strengths: each entry in use named by one root and holding figures, the others
+  // free and empty (the strengths themselves were compared with the figures above).
+  uint64_t used = 0;
+  for (int n = 0; n < features_.num_nodes; ++n) {
+    const int e = features_.occupant[n];
+    if (!e) continue;
+    const std::string where = "node " + std::to_string(n);
+    if (features_.root(n) != n) return where + ": an entry of figure strengths on a node that is no root";
+    if (used >> e & 1) return where + ": an entry of figure strengths another feature names too";
+    if (features_.strengths[e] == 0) return where + ": an entry of figure strengths without figures";
+    used |= uint64_t{1} << e;
+  }
+  const uint64_t all_entries = ((uint64_t{1} << Features::kEntries) - 1) & ~uint64_t{1};
+  if (features_.free_entries != (all_entries & ~used)) return "the free entries of figure strengths are not the unused ones";
+  for (int e = 0; e < Features::kEntries; ++e)
+    if (!(used >> e & 1) && features_.strengths[e] != 0) return "an unused entry of figure strengths holds figures";
 
   // Before the deploy, scoring will collect the features the placement closed from the segments it
   // marked: the features of the tile's cities and roads with no open edge left.
@@ -298,7 +317,7 @@ std::string State::check_consistency() const {
     const int ci = c[board_.tiles[i].type].cloister, cr = c[board_.tiles[r].type].cloister;
     if (ci < 0 || cr < 0 || c[board_.tiles[i].type].segments[ci].kind == c[board_.tiles[r].type].segments[cr].kind)
       return where + ": not a shrine against a cloister";
-    if (!features_.followers[find(board_.tiles[i].node_base + ci)]) return where + ": building unoccupied";
+    if (!followers_at(find(board_.tiles[i].node_base + ci))) return where + ": building unoccupied";
   }
 
   // Tile piles.

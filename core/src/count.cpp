@@ -68,7 +68,7 @@ void State::collect_completed() {
     for (int s = 0; any_barn && s < tt.num_segments; ++s) {
       if (tt.segments[s].kind != SegmentKind::kField) continue;
       const int root = find(pt.node_base + s);
-      if (features_.followers[root] && has_barn(root)) add(root);
+      if (followers_at(root) && has_barn(root)) add(root);
     }
   }
   std::sort(completed_.features.begin(), completed_.features.begin() + completed_.num_features);
@@ -104,7 +104,7 @@ void State::generate_redeploys(ActionList& out, int player, bool final_round) co
         for (int k = 0; k < completed_.num_features; ++k) {
           const int root = completed_.features[k];
           if (!quarter_feeds(q, kind_of(root))) continue;
-          if (!features_.followers[root] && !rules_.on(Option::kCountRedeployEmpty)) continue;
+          if (!followers_at(root) && !rules_.on(Option::kCountRedeployEmpty)) continue;
           out.push(Action::redeploy(q, f, root));
         }
         continue;
@@ -131,7 +131,7 @@ void State::move_from_quarter(int player, Figure f, int quarter, int root) {
       break;
     }
   }
-  features_.followers[root] += 1u << (4 * player);
+  add_figure_at(root, player);
   // C7: at the end, a follower moved onto a farm with a barn is scored at once, 1 per city, and returns.
   if (flow_.phase == Phase::kFinalRedeploy && has_barn(root)) {
     bool pig = false;

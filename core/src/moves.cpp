@@ -228,7 +228,7 @@ bool State::for_each_deploy(Emit&& emit) const {
       if (free[s] < 0) {
         const SegmentKind kind = tt.segments[s].kind;
         const int root = find(pt.node_base + s);
-        free[s] = kind != SegmentKind::kRiver && features_.followers[root] == 0 &&
+        free[s] = kind != SegmentKind::kRiver && features_.occupant[root] == 0 &&
                   !(kind == SegmentKind::kField && abbey_mayor() && has_barn(root));
       }
       return free[s] != 0;

@@ -9,14 +9,14 @@ namespace meeple {
 // ---- Scoring -----------------------------------------------------------------------------------------
 
 int State::strength_on(int root, int player) const {
-  int n = strength(features_.followers[root], player);
+  int n = strength(followers_at(root), player);
   const uint16_t mayor = tally_.figures[player][kMayorSlot];
   if (on_board(mayor) && find(mayor) == root) n += features_.pennants[root] - 1;  // M1: as strong as the pennants
   return n;
 }
 
 uint8_t State::award(int root, int points, int category, Scores& to) const {
-  if (!features_.followers[root]) return 0;
+  if (!features_.occupant[root]) return 0;
   std::array<int, kMaxPlayers> strengths;
   int best = 0;
   for (int p = 0; p < rules_.players; ++p) best = std::max(best, strengths[p] = strength_on(root, p));
@@ -31,7 +31,7 @@ uint8_t State::award(int root, int points, int category, Scores& to) const {
 }
 
 void State::score_feature(int root, int points, int category, bool return_figures) {
-  if (!features_.followers[root]) return;
+  if (!features_.occupant[root]) return;
   const uint8_t leaders = award(root, points, category, tally_.scores);
   if (points > 0) flow_.scored_mask = static_cast<uint8_t>(flow_.scored_mask | leaders);
   if (return_figures) this->return_figures(root, flow_.turn_scoring);
@@ -40,7 +40,7 @@ void State::score_feature(int root, int points, int category, bool return_figure
 // Followers, mayors and wagons on the feature go back to supply (barns stay: F5). A wagon leaving a
 // feature scored during a turn may then move (W2).
 void State::return_figures(int root, bool wagons_may_move) {
-  const uint32_t packed = features_.followers[root];
+  const uint32_t packed = followers_at(root);
   for (int p = 0; p < rules_.players; ++p) {
     if (!strength(packed, p)) continue;
     // Every slot looked at without a branch on where its figure is (a figure in supply looks up the root).
@@ -57,7 +57,7 @@ void State::return_figures(int root, bool wagons_may_move) {
       abbey_mayor_.wagon_from[p] = static_cast<uint16_t>(root);
     }
   }
-  features_.followers[root] = 0;
+  clear_figures_at(root);
 }
 
 void State::score_completed() {
@@ -98,7 +98,7 @@ void State::maybe_challenge(int tile_index, int player) {
     const int j = find_cell(cell_key(pt.x + kDx8[d], pt.y + kDy8[d]));
     // A building completed by this very tile is scored before it could be challenged [HS fn 15].
     if (j < 0 || building_kind(j) == 0 || building_kind(j) == kind || board_.tiles[j].around == 8) continue;
-    const uint32_t there = features_.followers[find(board_.tiles[j].node_base + cat()[board_.tiles[j].type].cloister)];
+    const uint32_t there = followers_at(find(board_.tiles[j].node_base + cat()[board_.tiles[j].type].cloister));
     if (!there) continue;
     if (!rules_.on(Option::kChallengeOwn) && there == static_cast<uint32_t>(strength(there, player)) << (4 * player)) continue;
     board_.tiles[tile_index].rival = static_cast<uint8_t>(j);
@@ -211,7 +211,7 @@ void State::final_scoring() {
   NodeSet back;
   for (int i = 0; i < num_scored; ++i) {
     back.add(scored[i]);
-    features_.followers[scored[i]] = 0;
+    clear_figures_at(scored[i]);
   }
   for (int p = 0; p < rules_.players; ++p)
     for (int slot = 0; slot < kBarnSlot; ++slot) {

@@ -86,6 +86,8 @@ State::State(const Rules& rules, std::span<const uint8_t> deck_counts) : rules_(
   // a new game is a copy of the thread's last first position (State(const Rules&)).
   board_.cells.fill(kEmptySlot);
   board_.frontier.fill(0);
+  features_.strengths.fill(0);
+  features_.free_entries = ((uint64_t{1} << Features::kEntries) - 1) & ~uint64_t{1};
   for (auto& f : tally_.figures) f.fill(kInSupply);
   setup(deck_counts);
 }
@@ -391,7 +393,7 @@ void State::end_turn() {
 
 void State::place_figure(int player, Figure f, int node) {
   tally_.figures[player][slot_in_supply(player, f)] = static_cast<uint16_t>(node);
-  features_.followers[find(node)] += 1u << (4 * player);
+  add_figure_at(find(node), player);
   const PlacedTile& pt = board_.tiles[features_.node_tile[node]];
   if (rules_.has(kCultPlaces) && node - pt.node_base == cat()[pt.type].cloister) maybe_challenge(features_.node_tile[node], player);
 }

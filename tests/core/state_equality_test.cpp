@@ -68,7 +68,7 @@ TEST(StateEquality, SeesEveryGroupOfFields) {
   });
   expect_seen("a feature's followers", [](StateProbe p) {
     for (int n = 0;; ++n)
-      if (p.features().root(n) == n) return void(p.features().followers[n] ^= 1);
+      if (p.features().root(n) == n && p.features().occupant[n]) return void(p.features().strengths[p.features().occupant[n]] ^= 1);
   });
 }
 
@@ -81,6 +81,15 @@ TEST(StateEquality, IgnoresWhatDoesNotChangeThePosition) {
   probe.board().frontier[probe.board().frontier_size] ^= 1;
   // The union-find compressed: the same features.
   for (int n = 0; n < probe.features().num_nodes; ++n) probe.features().parent[n] = static_cast<uint16_t>(probe.features().root(n));
+  // An occupied feature's strengths moved to a free entry of the table: the same figures.
+  auto& f = probe.features();
+  int occupied = 0;
+  while (!f.occupant[occupied]) ++occupied;
+  const int from = f.occupant[occupied], to = __builtin_ctzll(f.free_entries);
+  f.strengths[to] = f.strengths[from];
+  f.strengths[from] = 0;
+  f.free_entries = (f.free_entries & ~(uint64_t{1} << to)) | (uint64_t{1} << from);
+  f.occupant[occupied] = static_cast<uint8_t>(to);
   EXPECT_TRUE(t == s);
   EXPECT_EQ(t.check_consistency(), "");
 }

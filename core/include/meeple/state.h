@@ -306,6 +306,10 @@ class alignas(64) State {
   void place_figure(int player, Figure f, int node);
   int slot_in_supply(int player, Figure f) const;  // -1 if none
   int strength_on(int root, int player) const;      // B9 with the mayor's pennant strength (M1)
+  // A feature's figures, from its root: 4 bits of strength per player, 0 when unoccupied.
+  uint32_t followers_at(int root) const { return features_.strengths[features_.occupant[root]]; }
+  void add_figure_at(int root, int player);  // one more of the player's figures on the feature
+  void clear_figures_at(int root);           // the feature's figures have gone
   // Abbey & Mayor (core/src/abbey_mayor.cpp).
   bool abbey_mayor() const { return rules_.has(kAbbeyMayor); }
   void generate_abbeys(ActionList& out) const;
@@ -478,7 +482,14 @@ class alignas(64) State {
     std::array<uint16_t, kSlots> open;         // root: open city/road edges
     std::array<uint8_t, kSlots> tile_count;    // root: distinct tiles
     std::array<uint8_t, kSlots> pennants;      // root
-    std::array<uint32_t, kSlots> followers;    // root: 4 bits of figure strength per player
+    // Figures on features: a root names its entry in a small table of strengths (4 bits per player), 0
+    // if none. Each occupied feature holds a figure, so there are never more entries in use than
+    // figures; a table per node would take four times the bytes.
+    static constexpr int kEntries = kMaxPlayers * kBarnSlot + 1;  // entry 0: no figure (all zero)
+    static_assert(kEntries <= 64, "the free entries are bits of one word");
+    std::array<uint8_t, kSlots> occupant;   // root: its entry in `strengths`
+    std::array<uint32_t, kEntries> strengths;
+    uint64_t free_entries = 0;  // bit e: entry e unused (never 0)
     // Root of a city or road: 1 if it has a segment on a tile with another segment of its kind. Two
     // features can share a tile only if both have such a segment: only then does a union look for one.
     std::array<uint8_t, kSlots> repeated;
