@@ -95,7 +95,7 @@ void apply_checked(State& s, Action a) {
 
 // Pickles: the state's bytes behind a header naming the format, so a pickle from another build (other
 // capacities or layout) is refused instead of misread.
-constexpr const char* kPickleTag = "meeple-state/2";  // 2: fields grouped by concern
+constexpr const char* kPickleTag = "meeple-state/3";  // 2: fields grouped by concern; 3: a table of figure strengths
 
 py::bytes state_bytes(const State& s) {
   return py::bytes(std::string(kPickleTag) + ":" + std::to_string(sizeof(State)) + ":" + s.to_bytes());
