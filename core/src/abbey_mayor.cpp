@@ -155,7 +155,7 @@ void State::generate_wagon_moves(ActionList& out, int player) const {
   int num_found = 0;
   auto consider = [&](int node) {
     const int root = find(node);
-    if (root == from || followers_at(root)) return;
+    if (root == from || occupied(root)) return;
     const PlacedTile& pt = board_.tiles[features_.node_tile[root]];
     const SegmentKind kind = c[pt.type].segments[root - pt.node_base].kind;
     const bool complete = (kind == SegmentKind::kCity || kind == SegmentKind::kRoad) ? features_.open[root] == 0

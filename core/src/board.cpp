@@ -104,35 +104,35 @@ void State::merge_into(int ra, int rb, int shared) {
   features_.open[ra] = static_cast<uint16_t>(features_.open[ra] + features_.open[rb]);
   features_.tile_count[ra] = static_cast<uint8_t>(features_.tile_count[ra] + features_.tile_count[rb] - shared);
   features_.pennants[ra] = static_cast<uint8_t>(features_.pennants[ra] + features_.pennants[rb]);
-  if (const int from = features_.occupant[rb]) {  // rarely: most features hold no figure
-    if (const int to = features_.occupant[ra]) {
+  if (const int from = features_.strength_entry[rb]) {  // rarely: most features hold no figure
+    if (const int to = features_.strength_entry[ra]) {
       features_.strengths[to] += features_.strengths[from];
       features_.strengths[from] = 0;
       features_.free_entries |= uint64_t{1} << from;
     } else {
-      features_.occupant[ra] = static_cast<uint8_t>(from);
+      features_.strength_entry[ra] = static_cast<uint8_t>(from);
     }
-    features_.occupant[rb] = 0;
+    features_.strength_entry[rb] = 0;
   }
   features_.repeated[ra] |= features_.repeated[rb];
   std::swap(features_.next_member[ra], features_.next_member[rb]);
 }
 
 void State::add_figure_at(int root, int player) {
-  if (!features_.occupant[root]) {  // the feature's first figure takes a free entry
+  if (!features_.strength_entry[root]) {  // the feature's first figure takes a free entry
     const int e = __builtin_ctzll(features_.free_entries);
     features_.free_entries &= features_.free_entries - 1;
-    features_.occupant[root] = static_cast<uint8_t>(e);
+    features_.strength_entry[root] = static_cast<uint8_t>(e);
   }
-  features_.strengths[features_.occupant[root]] += 1u << (4 * player);
+  features_.strengths[features_.strength_entry[root]] += 1u << (4 * player);
 }
 
 void State::clear_figures_at(int root) {
-  const int e = features_.occupant[root];
+  const int e = features_.strength_entry[root];
   if (!e) return;
   features_.strengths[e] = 0;
   features_.free_entries |= uint64_t{1} << e;
-  features_.occupant[root] = 0;
+  features_.strength_entry[root] = 0;
 }
 
 // ---- Placing a tile ---------------------------------------------------------------------------------
@@ -165,7 +165,7 @@ void State::place_tile(int type, int rotation, CellKey cell) {
     std::memcpy(&f.open[base], tt.initial_open.data(), sizeof tt.initial_open);
     std::memset(&f.tile_count[base], 1, kMaxSegments);
     std::memcpy(&f.pennants[base], tt.initial_pennants.data(), sizeof tt.initial_pennants);
-    std::memset(&f.occupant[base], 0, kMaxSegments);
+    std::memset(&f.strength_entry[base], 0, kMaxSegments);
     std::memcpy(&f.repeated[base], tt.initial_repeated.data(), sizeof tt.initial_repeated);
   }
   occupy_cell(cell, idx);
@@ -281,7 +281,7 @@ bool State::Features::operator==(const Features& o) const {
     const int r = root(n);
     if (r != o.root(n) || node_tile[n] != o.node_tile[n]) return false;
     if (r == n && (open[n] != o.open[n] || tile_count[n] != o.tile_count[n] || pennants[n] != o.pennants[n] ||
-                   strengths[occupant[n]] != o.strengths[o.occupant[n]] || repeated[n] != o.repeated[n]))
+                   strengths[strength_entry[n]] != o.strengths[o.strength_entry[n]] || repeated[n] != o.repeated[n]))
       return false;
   }
   return true;

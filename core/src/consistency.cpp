@@ -70,8 +70,8 @@ std::string State::check_bounds() const {
   std::array<bool, kMaxNodes> has_predecessor{};
   for (int n = 0; n < nodes; ++n) {
     if (features_.parent[n] >= nodes || features_.next_member[n] >= nodes || features_.node_tile[n] >= tiles ||
-        features_.occupant[n] >= Features::kEntries)
-      return "node " + std::to_string(n) + " points off the board";
+        features_.strength_entry[n] >= Features::kEntries)
+      return "node " + std::to_string(n) + " points off the board or past the table of figure strengths";
     if (has_predecessor[features_.next_member[n]]) return "the members of a feature are not a cycle";  // walks would not end
     has_predecessor[features_.next_member[n]] = true;
   }
@@ -238,9 +238,10 @@ std::string State::check_consistency() const {
     } else if (features_.repeated[inc] != 0) {
       return what + ": marked as crossing a tile twice, which only cities and roads can";
     }
-    for (int p = 0; p < kMaxPlayers; ++p)
-      if (strength_of[r][p] != static_cast<int>((followers_at(inc) >> (4 * p)) & 0xF))
-        return what + ": wrong follower count for player " + std::to_string(p);
+    // The whole word: bits past the players' would count as figures for every "is it occupied".
+    uint32_t packed = 0;
+    for (int p = 0; p < kMaxPlayers; ++p) packed |= static_cast<uint32_t>(strength_of[r][p]) << (4 * p);
+    if (packed != followers_at(inc)) return what + ": wrong figure strengths";
     // Member list: exactly the nodes of the feature.
     size_t members = 0;
     int m = inc;
@@ -258,7 +259,7 @@ std::string State::check_consistency() const {
   // free and empty (the strengths themselves were compared with the figures above).
   uint64_t used = 0;
   for (int n = 0; n < features_.num_nodes; ++n) {
-    const int e = features_.occupant[n];
+    const int e = features_.strength_entry[n];
     if (!e) continue;
     const std::string where = "node " + std::to_string(n);
     if (features_.root(n) != n) return where + ": an entry of figure strengths on a node that is no root";
@@ -266,10 +267,14 @@ std::string State::check_consistency() const {
     if (features_.strengths[e] == 0) return where + ": an entry of figure strengths without figures";
     used |= uint64_t{1} << e;
   }
-  const uint64_t all_entries = ((uint64_t{1} << Features::kEntries) - 1) & ~uint64_t{1};
-  if (features_.free_entries != (all_entries & ~used)) return "the free entries of figure strengths are not the unused ones";
+  if (features_.free_entries != (Features::kAllEntries & ~used)) return "the free entries of figure strengths are not the unused ones";
   for (int e = 0; e < Features::kEntries; ++e)
     if (!(used >> e & 1) && features_.strengths[e] != 0) return "an unused entry of figure strengths holds figures";
+
+  // A redeploy lap (C6) puts figures on the features just completed: roots, as collected before the lap.
+  if (flow_.phase == Phase::kRedeploy)
+    for (int i = 0; i < completed_.num_features; ++i)
+      if (features_.root(completed_.features[i]) != completed_.features[i]) return "a completed feature named by a node that is no root";
 
   // Before the deploy, scoring will collect the features the placement closed from the segments it
   // marked: the features of the tile's cities and roads with no open edge left.
@@ -317,7 +322,7 @@ std::string State::check_consistency() const {
     const int ci = c[board_.tiles[i].type].cloister, cr = c[board_.tiles[r].type].cloister;
     if (ci < 0 || cr < 0 || c[board_.tiles[i].type].segments[ci].kind == c[board_.tiles[r].type].segments[cr].kind)
       return where + ": not a shrine against a cloister";
-    if (!followers_at(find(board_.tiles[i].node_base + ci))) return where + ": building unoccupied";
+    if (!occupied(find(board_.tiles[i].node_base + ci))) return where + ": building unoccupied";
   }
 
   // Tile piles.

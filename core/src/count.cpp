@@ -68,7 +68,7 @@ void State::collect_completed() {
     for (int s = 0; any_barn && s < tt.num_segments; ++s) {
       if (tt.segments[s].kind != SegmentKind::kField) continue;
       const int root = find(pt.node_base + s);
-      if (followers_at(root) && has_barn(root)) add(root);
+      if (occupied(root) && has_barn(root)) add(root);
     }
   }
   std::sort(completed_.features.begin(), completed_.features.begin() + completed_.num_features);
@@ -104,7 +104,7 @@ void State::generate_redeploys(ActionList& out, int player, bool final_round) co
         for (int k = 0; k < completed_.num_features; ++k) {
           const int root = completed_.features[k];
           if (!quarter_feeds(q, kind_of(root))) continue;
-          if (!followers_at(root) && !rules_.on(Option::kCountRedeployEmpty)) continue;
+          if (!occupied(root) && !rules_.on(Option::kCountRedeployEmpty)) continue;
           out.push(Action::redeploy(q, f, root));
         }
         continue;

@@ -117,7 +117,8 @@ uint32_t State::special_fitting(const TileType& t, uint32_t mask, uint32_t front
 }
 
 // Each frontier cell's rotations that fit, in frontier order.
-void State::fitting_masks(const TileType& t, bool special, uint8_t* __restrict out) const {
+void State::fitting_masks(const TileType& t, bool special, std::array<uint8_t, kMaxFrontier>& masks) const {
+  uint8_t* __restrict out = masks.data();  // (a write through it changes no frontier entry)
   const uint64_t by_rotation = t.distinct_rotations.by_rotation;
   const uint32_t* frontier = board_.frontier.data();
   const int n = board_.frontier_size;
@@ -149,7 +150,7 @@ void State::generate_placements(ActionList& out) const {
     n += kRotationCount[mask];
   };
   std::array<uint8_t, kMaxFrontier> masks;
-  fitting_masks(t, special, masks.data());
+  fitting_masks(t, special, masks);
   if (!board_.wide) {
     const int x0 = board_.min_x - 1, y0 = board_.min_y - 1;
     const int width = board_.max_x - board_.min_x + 3;  // at most 32 on a narrow board
@@ -221,7 +222,7 @@ bool State::for_each_deploy(Emit&& emit) const {
   if (!abbey_mayor()) {
     if (volcano || !in_supply(p, Figure::kFollower)) return false;
     for (int s = 0; s < tt.num_segments; ++s)
-      if (tt.segments[s].kind != SegmentKind::kRiver && !features_.occupant[find(pt.node_base + s)] &&
+      if (tt.segments[s].kind != SegmentKind::kRiver && !occupied(find(pt.node_base + s)) &&
           emit(Action::deploy(Figure::kFollower, s)))
         return true;
     return false;
@@ -239,8 +240,8 @@ bool State::for_each_deploy(Emit&& emit) const {
       if (free[s] < 0) {
         const SegmentKind kind = tt.segments[s].kind;
         const int root = find(pt.node_base + s);
-        free[s] = kind != SegmentKind::kRiver && features_.occupant[root] == 0 &&
-                  !(kind == SegmentKind::kField && abbey_mayor() && has_barn(root));
+        free[s] = kind != SegmentKind::kRiver && !occupied(root) &&
+                  !(kind == SegmentKind::kField && has_barn(root));
       }
       return free[s] != 0;
     };

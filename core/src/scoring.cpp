@@ -16,7 +16,7 @@ int State::strength_on(int root, int player) const {
 }
 
 uint8_t State::award(int root, int points, int category, Scores& to) const {
-  if (!features_.occupant[root]) return 0;
+  if (!occupied(root)) return 0;
   std::array<int, kMaxPlayers> strengths;
   int best = 0;
   for (int p = 0; p < rules_.players; ++p) best = std::max(best, strengths[p] = strength_on(root, p));
@@ -31,7 +31,7 @@ uint8_t State::award(int root, int points, int category, Scores& to) const {
 }
 
 void State::score_feature(int root, int points, int category, bool return_figures) {
-  if (!features_.occupant[root]) return;
+  if (!occupied(root)) return;
   const uint8_t leaders = award(root, points, category, tally_.scores);
   if (points > 0) flow_.scored_mask = static_cast<uint8_t>(flow_.scored_mask | leaders);
   if (return_figures) this->return_figures(root, flow_.turn_scoring);

@@ -87,7 +87,7 @@ State::State(const Rules& rules, std::span<const uint8_t> deck_counts) : rules_(
   board_.cells.fill(kEmptySlot);
   board_.frontier.fill(0);
   features_.strengths.fill(0);
-  features_.free_entries = ((uint64_t{1} << Features::kEntries) - 1) & ~uint64_t{1};
+  features_.free_entries = Features::kAllEntries;
   for (auto& f : tally_.figures) f.fill(kInSupply);
   setup(deck_counts);
 }

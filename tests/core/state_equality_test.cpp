@@ -68,7 +68,7 @@ TEST(StateEquality, SeesEveryGroupOfFields) {
   });
   expect_seen("a feature's followers", [](StateProbe p) {
     for (int n = 0;; ++n)
-      if (p.features().root(n) == n && p.features().occupant[n]) return void(p.features().strengths[p.features().occupant[n]] ^= 1);
+      if (p.features().root(n) == n && p.features().strength_entry[n]) return void(p.features().strengths[p.features().strength_entry[n]] ^= 1);
   });
 }
 
@@ -84,12 +84,13 @@ TEST(StateEquality, IgnoresWhatDoesNotChangeThePosition) {
   // An occupied feature's strengths moved to a free entry of the table: the same figures.
   auto& f = probe.features();
   int occupied = 0;
-  while (!f.occupant[occupied]) ++occupied;
-  const int from = f.occupant[occupied], to = __builtin_ctzll(f.free_entries);
+  while (occupied < f.num_nodes && !f.strength_entry[occupied]) ++occupied;
+  ASSERT_LT(occupied, f.num_nodes);
+  const int from = f.strength_entry[occupied], to = __builtin_ctzll(f.free_entries);
   f.strengths[to] = f.strengths[from];
   f.strengths[from] = 0;
   f.free_entries = (f.free_entries & ~(uint64_t{1} << to)) | (uint64_t{1} << from);
-  f.occupant[occupied] = static_cast<uint8_t>(to);
+  f.strength_entry[occupied] = static_cast<uint8_t>(to);
   EXPECT_TRUE(t == s);
   EXPECT_EQ(t.check_consistency(), "");
 }
@@ -143,6 +144,59 @@ TEST(StateBytes, RefusesMisrecordedBoardsAndClosings) {
             "a flag that is neither true nor false");
   EXPECT_EQ(refusal([](StateProbe p) { p.board().wide = true; }), "the board's width is misjudged");
   EXPECT_EQ(refusal([](StateProbe p) { ++p.board().max_y; }), "the board's extent is wrong");
+}
+
+// The table of figure strengths read from bytes: every entry named by one root and holding that feature's
+// figures, nothing else (a feature wrongly marked occupied would refuse deploys; with no free entry left,
+// the next figure would have no entry to take).
+TEST(StateBytes, RefusesAMisrecordedTableOfFigureStrengths) {
+  const State s = mid_game();
+  ASSERT_EQ(State::from_bytes(s.to_bytes()), s);
+  StateProbe sp{const_cast<State&>(s)};
+  const auto& f = sp.features();
+  int occupied = -1, unoccupied = -1, inner = -1;  // roots with and without figures, a node that is no root
+  for (int n = 0; n < f.num_nodes; ++n) {
+    if (f.root(n) != n) inner = n;
+    else if (f.strength_entry[n]) occupied = n;
+    else unoccupied = n;
+  }
+  ASSERT_GE(occupied, 0);
+  ASSERT_GE(unoccupied, 0);
+  ASSERT_GE(inner, 0);
+  const int free_entry = __builtin_ctzll(f.free_entries);
+  auto refusal = [&](auto&& change) {
+    State t = s;
+    StateProbe probe{t};
+    change(probe.features());
+    try {
+      State::from_bytes(t.to_bytes());
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  auto take = [&](auto& features, int node) {  // node names the free entry, taken from the free ones
+    features.strength_entry[node] = static_cast<uint8_t>(free_entry);
+    features.free_entries &= ~(uint64_t{1} << free_entry);
+    features.strengths[free_entry] = 1;
+  };
+  EXPECT_EQ(refusal([&](auto& features) { features.strength_entry[unoccupied] = static_cast<uint8_t>(features.kEntries); }),
+            "node " + std::to_string(unoccupied) + " points off the board or past the table of figure strengths");
+  EXPECT_EQ(refusal([&](auto& features) { take(features, inner); }),
+            "node " + std::to_string(inner) + ": an entry of figure strengths on a node that is no root");
+  auto wrong_strengths = [](const std::string& why) { return why.ends_with(": wrong figure strengths"); };
+  const std::string extra_figure = refusal([&](auto& features) { take(features, unoccupied); });
+  EXPECT_PRED1(wrong_strengths, extra_figure);
+  const std::string shared_entry = refusal([&](auto& features) { features.strength_entry[unoccupied] = features.strength_entry[occupied]; });
+  EXPECT_PRED1(wrong_strengths, shared_entry);
+  // Bits past the sixth player's: no figure, yet the feature would count as occupied.
+  const std::string high_bits = refusal([&](auto& features) { features.strengths[features.strength_entry[occupied]] |= 1u << 28; });
+  EXPECT_PRED1(wrong_strengths, high_bits);
+  EXPECT_EQ(refusal([&](auto& features) { features.free_entries ^= uint64_t{1} << free_entry; }),
+            "the free entries of figure strengths are not the unused ones");
+  EXPECT_EQ(refusal([&](auto& features) { features.free_entries |= uint64_t{1} << features.strength_entry[occupied]; }),
+            "the free entries of figure strengths are not the unused ones");
+  EXPECT_EQ(refusal([&](auto& features) { features.strengths[free_entry] = 1; }), "an unused entry of figure strengths holds figures");
 }
 
 // A cell 32 away from a cell of a narrow board shares its slot in the cell table, and is still empty.

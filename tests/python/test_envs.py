@@ -98,8 +98,8 @@ def test_rules_parameters_read_as_in_meeple_info():
     with pytest.raises(ValueError, match="needs a value"):
         make_rules(2, "", "small_city")
     # The command line's --option items go through the same parser.
-    assert parse_options(["small_city=two_points", "shrine_sets:ckr+csc"]) == {
-        "small_city": "two_points", "shrine_sets": "ckr+csc"}
+    assert parse_options(["small_city=two_points", "shrine_sets:ckr+csc", "a=b:c"]) == {
+        "small_city": "two_points", "shrine_sets": "ckr+csc", "a": "b:c"}
     assert make_rules(2, ["river2"], {"small_city": "two_points"}) == meeple.Rules(
         players=2, expansions=["river2"], options={"small_city": "two_points"})
     with pytest.raises(ValueError, match="unknown expansion"):

@@ -54,10 +54,10 @@ def parse_options(items) -> dict:
     """Option items, each name=value or name:value (a set option's values joined with "+"), as a dict."""
     parsed = {}
     for item in items:
-        name, sep, value = item.replace(":", "=", 1).partition("=")
-        if not sep:
+        cut = min((i for i in (item.find("="), item.find(":")) if i >= 0), default=-1)
+        if cut < 0:
             raise ValueError(f"option {item!r} needs a value: name=value or name:value, e.g. small_city=two_points")
-        parsed[name] = value
+        parsed[item[:cut]] = item[cut + 1:]
     return parsed
 
 

@@ -286,9 +286,11 @@ class alignas(64) State {
   // The seat to the left of `seat` (play goes clockwise): who acts after it.
   uint8_t next_seat(int seat) const { return static_cast<uint8_t>(seat + 1 == rules_.players ? 0 : seat + 1); }
   void place_tile(int type, int rotation, CellKey cell);  // setup and kPlace
-  // The rotations of tile t that fit a frontier entry, as a mask of rotations (moves.cpp).
+  // Placements (moves.cpp). Masks of rotations, bit r for rotation r: of those in `mask` (whose edges fit
+  // the frontier entry), the ones the River's and the shrines' rules allow too; each frontier cell's
+  // rotations that fit, written for whole blocks of 16 cells (entries past frontier_size are garbage).
   uint32_t special_fitting(const TileType& t, uint32_t mask, uint32_t frontier_entry) const;
-  void fitting_masks(const TileType& t, bool special, uint8_t* __restrict out) const;
+  void fitting_masks(const TileType& t, bool special, std::array<uint8_t, kMaxFrontier>& out) const;
   void generate_placements(ActionList& out) const;
   bool has_placement() const;
   template <typename Emit>
@@ -306,8 +308,9 @@ class alignas(64) State {
   void place_figure(int player, Figure f, int node);
   int slot_in_supply(int player, Figure f) const;  // -1 if none
   int strength_on(int root, int player) const;      // B9 with the mayor's pennant strength (M1)
-  // A feature's figures, from its root: 4 bits of strength per player, 0 when unoccupied.
-  uint32_t followers_at(int root) const { return features_.strengths[features_.occupant[root]]; }
+  // A feature's figures (followers, mayors, wagons), from its root: 4 bits of strength per player.
+  uint32_t followers_at(int root) const { return features_.strengths[features_.strength_entry[root]]; }
+  bool occupied(int root) const { return features_.strength_entry[root] != 0; }
   void add_figure_at(int root, int player);  // one more of the player's figures on the feature
   void clear_figures_at(int root);           // the feature's figures have gone
   // Abbey & Mayor (core/src/abbey_mayor.cpp).
@@ -484,12 +487,14 @@ class alignas(64) State {
     std::array<uint8_t, kSlots> pennants;      // root
     // Figures on features: a root names its entry in a small table of strengths (4 bits per player), 0
     // if none. Each occupied feature holds a figure, so there are never more entries in use than
-    // figures; a table per node would take four times the bytes.
-    static constexpr int kEntries = kMaxPlayers * kBarnSlot + 1;  // entry 0: no figure (all zero)
-    static_assert(kEntries <= 64, "the free entries are bits of one word");
-    std::array<uint8_t, kSlots> occupant;   // root: its entry in `strengths`
+    // figures that stand on features (the slots before the barn's, which stands on no feature's
+    // strength); a table per node would take four times the bytes.
+    static constexpr int kEntries = kMaxPlayers * kBarnSlot + 1;  // and entry 0: no figure, all zero
+    static_assert(kEntries < 64, "the free entries are bits of one word");
+    static constexpr uint64_t kAllEntries = ((uint64_t{1} << kEntries) - 1) & ~uint64_t{1};  // 1 to kEntries - 1
+    std::array<uint8_t, kSlots> strength_entry;  // root: its entry in `strengths`, 0 if unoccupied
     std::array<uint32_t, kEntries> strengths;
-    uint64_t free_entries = 0;  // bit e: entry e unused (never 0)
+    uint64_t free_entries = 0;  // bit e: entry e unused (bit 0 never set: entry 0 is not handed out)
     // Root of a city or road: 1 if it has a segment on a tile with another segment of its kind. Two
     // features can share a tile only if both have such a segment: only then does a union look for one.
     std::array<uint8_t, kSlots> repeated;
