@@ -487,8 +487,8 @@ class alignas(64) State {
     std::array<uint8_t, kSlots> pennants;      // root
     // Figures on features: a root names its entry in a small table of strengths (4 bits per player), 0
     // if none. Each occupied feature holds a figure, so there are never more entries in use than
-    // figures that stand on features (the slots before the barn's, which stands on no feature's
-    // strength); a table per node would take four times the bytes.
+    // figures that count on features (the slots before the barn's: a barn adds to no strength); a
+    // table per node would take four times the bytes.
     static constexpr int kEntries = kMaxPlayers * kBarnSlot + 1;  // and entry 0: no figure, all zero
     static_assert(kEntries < 64, "the free entries are bits of one word");
     static constexpr uint64_t kAllEntries = ((uint64_t{1} << kEntries) - 1) & ~uint64_t{1};  // 1 to kEntries - 1
