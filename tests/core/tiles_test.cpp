@@ -93,6 +93,14 @@ TEST(Tiles, InitialNodeValuesFollowTheSegments) {
   }
   // The two cities of BA.CC may end up in one city; the lone road of BA.RFr cannot meet itself.
   EXPECT_EQ(c[c.find("BA.CC")].initial_repeated[0] + c[c.find("BA.CC")].initial_repeated[1], 2);
+  const TileType& straight = c[c.find("BA.RFr")];
+  int roads = 0;
+  for (int s = 0; s < straight.num_segments; ++s)
+    if (straight.segments[s].kind == SegmentKind::kRoad) {
+      ++roads;
+      EXPECT_EQ(straight.initial_repeated[s], 0) << "segment " << s;
+    }
+  EXPECT_EQ(roads, 1);
 }
 
 TEST(Tiles, RepeatedKindsMarkTilesAFeatureCanCrossTwice) {
