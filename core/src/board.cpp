@@ -107,12 +107,11 @@ void State::merge_into(int ra, int rb, int shared) {
   if (const int from = features_.strength_entry[rb]) {  // rarely: most features hold no figure
     if (const int to = features_.strength_entry[ra]) {
       features_.strengths[to] += features_.strengths[from];
-      features_.strengths[from] = 0;
-      features_.free_entries |= uint64_t{1} << from;
+      clear_figures_at(rb);
     } else {
       features_.strength_entry[ra] = static_cast<uint8_t>(from);
+      features_.strength_entry[rb] = 0;
     }
-    features_.strength_entry[rb] = 0;
   }
   features_.repeated[ra] |= features_.repeated[rb];
   std::swap(features_.next_member[ra], features_.next_member[rb]);

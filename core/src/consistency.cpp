@@ -207,6 +207,22 @@ std::string State::check_consistency() const {
     for (auto [r, inc] : fresh_to_inc)
       if (!incs.insert(inc).second) return "two features share root " + std::to_string(inc);
   }
+  // The table of figure strengths: each entry in use named by one root and holding figures, the others
+  // free and empty (the strengths themselves are compared with the figures below).
+  uint64_t used = 0;
+  for (int n = 0; n < features_.num_nodes; ++n) {
+    const int e = features_.strength_entry[n];
+    if (!e) continue;
+    const std::string where = "node " + std::to_string(n);
+    if (features_.root(n) != n) return where + ": an entry of figure strengths on a node that is no root";
+    if (used >> e & 1) return where + ": an entry of figure strengths another feature names too";
+    if (features_.strengths[e] == 0) return where + ": an entry of figure strengths without figures";
+    used |= uint64_t{1} << e;
+  }
+  if (features_.free_entries != (Features::kAllEntries & ~used)) return "the free entries of figure strengths are not the unused ones";
+  for (int e = 0; e < Features::kEntries; ++e)
+    if (!(used >> e & 1) && features_.strengths[e] != 0) return "an unused entry of figure strengths holds figures";
+
   for (int p = 0; p < rules_.players; ++p) {
     for (int slot = 0; slot < kFiguresPerPlayer; ++slot) {
       const uint16_t f = tally_.figures[p][slot];
@@ -254,22 +270,6 @@ std::string State::check_consistency() const {
     for (int n = 0; n < features_.num_nodes; ++n) expected += root(n) == r;
     if (members != expected) return what + ": member list has the wrong length";
   }
-
-  // The table of figure strengths: each entry in use named by one root and holding figures, the others
-  // free and empty (the strengths themselves were compared with the figures above).
-  uint64_t used = 0;
-  for (int n = 0; n < features_.num_nodes; ++n) {
-    const int e = features_.strength_entry[n];
-    if (!e) continue;
-    const std::string where = "node " + std::to_string(n);
-    if (features_.root(n) != n) return where + ": an entry of figure strengths on a node that is no root";
-    if (used >> e & 1) return where + ": an entry of figure strengths another feature names too";
-    if (features_.strengths[e] == 0) return where + ": an entry of figure strengths without figures";
-    used |= uint64_t{1} << e;
-  }
-  if (features_.free_entries != (Features::kAllEntries & ~used)) return "the free entries of figure strengths are not the unused ones";
-  for (int e = 0; e < Features::kEntries; ++e)
-    if (!(used >> e & 1) && features_.strengths[e] != 0) return "an unused entry of figure strengths holds figures";
 
   // A redeploy lap (C6) puts figures on the features just completed: roots, as collected before the lap.
   if (flow_.phase == Phase::kRedeploy)

@@ -145,7 +145,9 @@ void State::generate_placements(ActionList& out) const {
   auto list = [&](uint32_t cell_and_mask) {
     const CellKey cell = static_cast<CellKey>(cell_and_mask >> 16);
     const uint32_t mask = cell_and_mask & 0xF;
-    const uint32_t rotation_0 = Action::place(cell, 0).bits();  // a placement's rotation is its low 2 bits
+    // A placement's rotation is its low 2 bits (Action::place per rotation: 4.6% more instructions in
+    // full-list games, callgrind).
+    const uint32_t rotation_0 = Action::place(cell, 0).bits();
     for (int k = 0; k < 4; ++k) out.items[n + k] = Action::from_bits(rotation_0 | kRotationsIn[mask][k]);
     n += kRotationCount[mask];
   };

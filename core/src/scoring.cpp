@@ -161,11 +161,10 @@ int State::farm_points(int root, bool pig_herd_counts) const {
 // Final scoring (B11) added to `to`, changing nothing, so "if the game ended now" needs no copy: each
 // occupied feature once (found through the figures, a few dozen, rather than every node), barns (F5),
 // the King and the Robber (K3; with the Count the City of Carcassonne is one more completed city, C8).
-// The roots of the features scored go to `scored`; returns their number.
-int State::add_final_points(Scores& to, FigureRoots& scored) const {
+// The roots of the features scored go to `scored` when one is given (final scoring returns their figures).
+void State::add_final_points(Scores& to, NodeSet* scored) const {
   const TileCatalog& c = cat();
   const bool pig = rules_.on(Option::kPigHerd);
-  int num_scored = 0;
   NodeSet seen;
   for (int p = 0; p < rules_.players; ++p) {
     for (int slot = 0; slot < kBarnSlot; ++slot) {
@@ -175,7 +174,7 @@ int State::add_final_points(Scores& to, FigureRoots& scored) const {
       const PlacedTile& pt = board_.tiles[features_.node_tile[n]];
       const SegmentKind kind = c[pt.type].segments[n - pt.node_base].kind;
       if (features_.open[n] == 0 && is_scored_linear(kind)) continue;  // scored when completed
-      scored[num_scored++] = static_cast<uint16_t>(n);
+      if (scored) scored->add(static_cast<unsigned>(n));
       switch (kind) {
         case SegmentKind::kCity: award(n, features_.tile_count[n] + features_.pennants[n], kCityPoints, to); break;
         case SegmentKind::kRoad: award(n, features_.tile_count[n], kRoadPoints, to); break;
@@ -199,24 +198,22 @@ int State::add_final_points(Scores& to, FigureRoots& scored) const {
     to[king_robber_.king][kBonusPoints] = static_cast<int16_t>(to[king_robber_.king][kBonusPoints] + king_robber_.completed_cities + (count_in_play() ? 1 : 0));
   if (king_robber_.robber >= 0)
     to[king_robber_.robber][kBonusPoints] = static_cast<int16_t>(to[king_robber_.robber][kBonusPoints] + king_robber_.completed_roads);
-  return num_scored;
 }
 
 // The points, then the figures of the features scored go back to supply; challenges end unresolved (S4).
 void State::final_scoring() {
-  FigureRoots scored;
-  const int num_scored = add_final_points(tally_.scores, scored);
+  NodeSet scored;
+  add_final_points(tally_.scores, &scored);
   // Back to supply: one pass over the figures for all the features (return_figures, once per feature,
   // would look at every figure of their owners each time; no wagon moves after the game).
-  NodeSet back;
-  for (int i = 0; i < num_scored; ++i) {
-    back.add(scored[i]);
-    clear_figures_at(scored[i]);
-  }
   for (int p = 0; p < rules_.players; ++p)
     for (int slot = 0; slot < kBarnSlot; ++slot) {
       uint16_t& f = tally_.figures[p][slot];
-      if (on_board(f) && back.has(static_cast<unsigned>(find(f)))) f = kInSupply;
+      if (!on_board(f)) continue;
+      const int root = find(f);
+      if (!scored.has(static_cast<unsigned>(root))) continue;
+      f = kInSupply;
+      clear_figures_at(root);
     }
   for (int i = 0; i < board_.num_tiles; ++i) board_.tiles[i].rival = kNoRival;
 }
@@ -231,8 +228,7 @@ int State::score(int player) const {
 
 std::array<int, kMaxPlayers> State::final_scores_if_ended_now() const {
   Scores scores = tally_.scores;
-  FigureRoots scored;
-  if (!is_terminal()) add_final_points(scores, scored);
+  if (!is_terminal()) add_final_points(scores);
   std::array<int, kMaxPlayers> out{};
   for (int p = 0; p < rules_.players; ++p)
     for (int c = 0; c < kNumCategories; ++c) out[p] += scores[p][c];

@@ -82,8 +82,10 @@ State::State(const Rules& rules, std::span<const uint8_t> deck_counts) : rules_(
   // Only what is read before it is written. Tiles, frontier cells and feature nodes are used up to
   // board_.num_tiles, board_.frontier_size and features_.num_nodes, each written when it comes into use: clearing the KiBs
   // behind them cost 8% of a random game. The frontier is the exception: frontier_set reads the entry
-  // past the last before it knows whether the cell is new (and discards it if so). Setting up is rare:
-  // a new game is a copy of the thread's last first position (State(const Rules&)).
+  // past the last before it knows whether the cell is new (and discards it if so), and placement listing
+  // reads whole blocks of 16 entries past the last (fitting_masks). The table of figure strengths is used
+  // by entry, not up to a count: all of it starts empty and free. Setting up is rare: a new game is a copy
+  // of the thread's last first position (State(const Rules&)).
   board_.cells.fill(kEmptySlot);
   board_.frontier.fill(0);
   features_.strengths.fill(0);
@@ -172,6 +174,7 @@ int State::current_player() const {
 }
 
 int State::draw_pile(int tile) { return piles().pile[tile]; }
+std::span<const uint8_t> State::pile_members(int pile) { return piles().members[pile]; }
 
 void State::chance_outcomes(ChanceOutcomes& out) const {
   out.size = 0;

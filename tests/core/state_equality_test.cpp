@@ -66,9 +66,10 @@ TEST(StateEquality, SeesEveryGroupOfFields) {
     for (int n = 0;; ++n)
       if (p.features().root(n) == n) return void(++p.features().open[n]);
   });
-  expect_seen("a feature's followers", [](StateProbe p) {
-    for (int n = 0;; ++n)
-      if (p.features().root(n) == n && p.features().strength_entry[n]) return void(p.features().strengths[p.features().strength_entry[n]] ^= 1);
+  expect_seen("a feature's followers", [](StateProbe p) {  // (a position without figures changes nothing: fails)
+    auto& f = p.features();
+    for (int n = 0; n < f.num_nodes; ++n)
+      if (f.root(n) == n && f.strength_entry[n]) return void(f.strengths[f.strength_entry[n]] ^= 1);
   });
 }
 
@@ -150,9 +151,9 @@ TEST(StateBytes, RefusesMisrecordedBoardsAndClosings) {
 // figures, nothing else (a feature wrongly marked occupied would refuse deploys; with no free entry left,
 // the next figure would have no entry to take).
 TEST(StateBytes, RefusesAMisrecordedTableOfFigureStrengths) {
-  const State s = mid_game();
+  State s = mid_game();
   ASSERT_EQ(State::from_bytes(s.to_bytes()), s);
-  StateProbe sp{const_cast<State&>(s)};
+  StateProbe sp{s};
   const auto& f = sp.features();
   int occupied = -1, unoccupied = -1, inner = -1;  // roots with and without figures, a node that is no root
   for (int n = 0; n < f.num_nodes; ++n) {
@@ -187,8 +188,10 @@ TEST(StateBytes, RefusesAMisrecordedTableOfFigureStrengths) {
   auto wrong_strengths = [](const std::string& why) { return why.ends_with(": wrong figure strengths"); };
   const std::string extra_figure = refusal([&](auto& features) { take(features, unoccupied); });
   EXPECT_PRED1(wrong_strengths, extra_figure);
-  const std::string shared_entry = refusal([&](auto& features) { features.strength_entry[unoccupied] = features.strength_entry[occupied]; });
-  EXPECT_PRED1(wrong_strengths, shared_entry);
+  EXPECT_EQ(refusal([&](auto& features) { features.strength_entry[unoccupied] = features.strength_entry[occupied]; }),
+            "node " + std::to_string(std::max(occupied, unoccupied)) + ": an entry of figure strengths another feature names too");
+  EXPECT_EQ(refusal([&](auto& features) { features.strengths[features.strength_entry[occupied]] = 0; }),
+            "node " + std::to_string(occupied) + ": an entry of figure strengths without figures");
   // Bits past the sixth player's: no figure, yet the feature would count as occupied.
   const std::string high_bits = refusal([&](auto& features) { features.strengths[features.strength_entry[occupied]] |= 1u << 28; });
   EXPECT_PRED1(wrong_strengths, high_bits);
@@ -197,6 +200,35 @@ TEST(StateBytes, RefusesAMisrecordedTableOfFigureStrengths) {
   EXPECT_EQ(refusal([&](auto& features) { features.free_entries |= uint64_t{1} << features.strength_entry[occupied]; }),
             "the free entries of figure strengths are not the unused ones");
   EXPECT_EQ(refusal([&](auto& features) { features.strengths[free_entry] = 1; }), "an unused entry of figure strengths holds figures");
+}
+
+// A redeploy lap (C6) puts figures on the features completed this turn, named by their roots as collected
+// before the lap: a pickle naming one by another of its nodes is refused.
+TEST(StateBytes, RefusesARedeployLapNamingAFeatureByANodeThatIsNoRoot) {
+  const Rules rules = testing::rules_with(2, kCount);
+  for (uint64_t seed = 1; seed <= 200; ++seed) {
+    Dealer dealer(seed);
+    Rng rng(seed);
+    State s(rules);
+    while (!s.is_terminal() && s.phase() != Phase::kRedeploy) s.apply(s.is_chance() ? dealer.deal(s) : s.sample_legal_action(rng));
+    if (s.phase() != Phase::kRedeploy) continue;
+    StateProbe probe{s};
+    for (int i = 0; i < probe.completed().num_features; ++i) {
+      const int root = probe.completed().features[i];
+      const int member = probe.features().next_member[root];
+      if (member == root) continue;  // a feature of one node has no other name
+      ASSERT_EQ(State::from_bytes(s.to_bytes()), s);
+      probe.completed().features[i] = static_cast<uint16_t>(member);
+      try {
+        State::from_bytes(s.to_bytes());
+        FAIL() << "accepted";
+      } catch (const std::invalid_argument& e) {
+        EXPECT_EQ(std::string(e.what()), "a completed feature named by a node that is no root");
+      }
+      return;
+    }
+  }
+  FAIL() << "no redeploy lap over a feature of two nodes or more in 200 games";
 }
 
 // A cell 32 away from a cell of a narrow board shares its slot in the cell table, and is still empty.

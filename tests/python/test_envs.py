@@ -14,6 +14,7 @@ import meeple
 import meeple.openspiel
 from meeple.environment import SeatView, make_rules, parse_options, win_utilities
 from meeple.gymnasium import CarcassonneEnv
+from meeple.training import rules_options
 from meeple.pettingzoo import env as aec_env
 
 ROOT = Path(__file__).parents[2]
@@ -100,6 +101,9 @@ def test_rules_parameters_read_as_in_meeple_info():
     # The command line's --option items go through the same parser.
     assert parse_options(["small_city=two_points", "shrine_sets:ckr+csc", "a=b:c"]) == {
         "small_city": "two_points", "shrine_sets": "ckr+csc", "a": "b:c"}
+    # ... and so does training's reading of a Rules' non-default options back from its text.
+    assert rules_options(make_rules(3, "river2+cult_places", "small_city:two_points;shrine_sets:ckr+csc")) == {
+        "small_city": "two_points", "shrine_sets": "ckr+csc"}
     assert make_rules(2, ["river2"], {"small_city": "two_points"}) == meeple.Rules(
         players=2, expansions=["river2"], options={"small_city": "two_points"})
     with pytest.raises(ValueError, match="unknown expansion"):

@@ -28,6 +28,8 @@ is always 0.
 """
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from . import _meeple
@@ -54,10 +56,10 @@ def parse_options(items) -> dict:
     """Option items, each name=value or name:value (a set option's values joined with "+"), as a dict."""
     parsed = {}
     for item in items:
-        cut = min((i for i in (item.find("="), item.find(":")) if i >= 0), default=-1)
-        if cut < 0:
+        name_value = re.split("[=:]", item, maxsplit=1)
+        if len(name_value) < 2:
             raise ValueError(f"option {item!r} needs a value: name=value or name:value, e.g. small_city=two_points")
-        parsed[item[:cut]] = item[cut + 1:]
+        parsed[name_value[0]] = name_value[1]
     return parsed
 
 

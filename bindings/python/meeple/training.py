@@ -34,6 +34,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from . import _meeple
+from .environment import parse_options
 from .sprt import elo_of, sprt
 
 FORMAT = "meeple-positions/1"
@@ -571,7 +572,7 @@ def run_generation(out, rules, generation: int, current: str, config: TrainConfi
 
 def rules_options(rules) -> dict:
     """The non-default options of `rules`, as the tournament takes them."""
-    return dict(word.split("=", 1) for word in str(rules).split()[1:] if not word.startswith("expansions="))
+    return parse_options(word for word in str(rules).split()[1:] if not word.startswith("expansions="))
 
 
 def format_row(row: dict) -> str:

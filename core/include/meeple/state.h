@@ -50,6 +50,8 @@
 
 namespace meeple {
 
+namespace engine { class NodeSet; }  // core/src/engine.h
+
 // Capacities. They bound every real game: every set together, all three shrine sets included, is 128 land
 // tiles (the Count removes the start tile) with 450 feature segments, plus six abbeys; a custom deck that
 // would exceed them is refused when the game is created.
@@ -170,6 +172,7 @@ class alignas(64) State {
   // Piles are drawn one after the other in kPileOrder: with the River II the fork (1), the river tiles
   // (2), the lake (3); then the normal tiles (0).
   static int draw_pile(int tile);
+  static std::span<const uint8_t> pile_members(int pile);  // its tile types, ascending
   int drawable_pile() const {  // the pile drawn from now: the first in kPileOrder with tiles left
     return tally_.pile_left[1] ? 1 : tally_.pile_left[2] ? 2 : tally_.pile_left[3] ? 3 : 0;
   }
@@ -347,13 +350,12 @@ class alignas(64) State {
   void return_figures(int root, bool wagons_may_move);
   void maybe_challenge(int tile_index, int player);
   using Scores = std::array<std::array<int16_t, kNumCategories>, kMaxPlayers>;
-  using FigureRoots = std::array<uint16_t, kMaxPlayers * kBarnSlot>;  // one per figure on a feature
   // Majority (B9): `points` in `category` to each player with the most strength on the feature; returns
   // the mask of those players.
   uint8_t award(int root, int points, int category, Scores& to) const;
   // Majority scoring of a feature (B9), then its figures go back to supply unless told otherwise.
   void score_feature(int root, int points, int category, bool return_figures = true);
-  int add_final_points(Scores& to, FigureRoots& scored) const;
+  void add_final_points(Scores& to, engine::NodeSet* scored = nullptr) const;
   void final_scoring();
   int farm_points(int root, bool pig_herd_counts) const;
   int farm_cities(int root, bool& pig) const;
