@@ -100,7 +100,8 @@ class PolicyNet : public Policy {
   std::string to_json() const;
 
   void priors(const State& state, const ActionList& actions, std::span<float> out) const override;
-  // The logit of one action from its features (kNumActionFeatures of them).
+  // The logit of one action from its features (kNumActionFeatures of them): what priors() computes for a
+  // batch of actions at once, one at a time (the reference the tests compare priors() with).
   float logit(std::span<const float> features) const;
 
   std::string name() const override { return name_; }
