@@ -4,6 +4,7 @@
 // Compare rows of the same run (ratios): this machine is noisy. Thread rows use wall-clock time.
 #include <benchmark/benchmark.h>
 
+#include "meeple/ai/encoding.h"
 #include "meeple/ai/expectimax.h"
 #include "meeple/ai/features.h"
 #include "meeple/ai/mcts.h"
@@ -96,6 +97,26 @@ void BM_ExtractFeatures(benchmark::State& st) {
   st.SetItemsProcessed(st.iterations());
 }
 BENCHMARK(BM_ExtractFeatures);
+
+// The board encoding (issue 28): one seat's observation (planes and flat vector), or the legal-action mask,
+// of placement positions of random games, 2-player base or every expansion.
+void BM_Encode(benchmark::State& st) {
+  const auto positions = placement_positions(static_cast<uint8_t>(st.range(1)));
+  const Encoding encoding(2);
+  std::vector<uint8_t> planes(static_cast<size_t>(encoding.plane_size())), mask(static_cast<size_t>(Encoding::num_action_ids()));
+  std::vector<float> flat(static_cast<size_t>(encoding.flat_size()));
+  size_t i = 0;
+  for (auto _ : st) {
+    if (st.range(0) == 0) encoding.observe(positions[i], positions[i].current_player(), planes.data(), flat.data());
+    else encoding.legal_mask(positions[i], mask.data());
+    benchmark::DoNotOptimize(planes.data());
+    benchmark::DoNotOptimize(mask.data());
+    if (++i == positions.size()) i = 0;
+  }
+  st.SetItemsProcessed(st.iterations());
+  st.SetLabel(st.range(0) == 0 ? "observations/s" : "masks/s");
+}
+BENCHMARK(BM_Encode)->ArgsProduct({{0, 1}, {0, kRiver2 | kCount | kKingRobber | kCultPlaces | kAbbeyMayor}})->ArgNames({"mask", "expansions"});
 
 // Expectimax decisions at depth 1-2 by pruning (0 none, 1 Star1, 2 Star2) and threads: wall time and evaluator
 // calls per decision over every 8th placement position of the 20 random games (2-player base game).

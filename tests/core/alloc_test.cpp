@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <new>
 
+#include "meeple/ai/encoding.h"
 #include "meeple/ai/evaluator.h"
 #include "meeple/ai/player.h"
 #include "meeple/ai/policy.h"
@@ -130,6 +131,39 @@ TEST(Allocation, NoHeapAllocationInEvaluators) {
   EXPECT_GT(allocations.load(), quiet);
   EXPECT_EQ(total, 40 * 40 * 41);
 #endif
+}
+
+// The board encoding writes observations, masks and turned copies into the caller's buffers.
+TEST(Allocation, NoHeapAllocationInTheEncoding) {
+  Rules rules;
+  rules.players = 3;
+  rules.expansions = kRiver2 | kCount | kKingRobber | kCultPlaces | kAbbeyMayor;
+  const Encoding encoding(3);
+  std::vector<uint8_t> planes(static_cast<size_t>(encoding.plane_size())), scratch(planes.size());
+  std::vector<float> flat(static_cast<size_t>(encoding.flat_size()));
+  std::vector<uint8_t> mask(static_cast<size_t>(Encoding::num_action_ids()));
+  Dealer dealer(9);
+  RandomPlayer bot(9);
+  State s(rules);
+  long ids = 0;
+  const long before = allocations.load();
+  counting = true;
+  while (!s.is_terminal()) {
+    if (!s.is_chance()) {
+      encoding.observe(s, s.current_player(), planes.data(), flat.data());
+      encoding.legal_mask(s, mask.data(), 1);
+      encoding.rotate_planes(planes.data(), scratch.data(), 3);
+      encoding.rotate_flat(flat.data(), 3);
+      const Action a = bot.choose(s);
+      ids += Encoding::id_of(s, a) + Encoding::rotate_id(Encoding::id_of(s, a), 2, s.drawn_tile());
+      s.apply(Encoding::action_of(s, Encoding::id_of(s, a)));
+    } else {
+      s.apply(dealer.deal(s));
+    }
+  }
+  counting = false;
+  EXPECT_EQ(allocations.load(), before) << "heap allocations while encoding";
+  EXPECT_GT(ids, 0);
 }
 
 }  // namespace

@@ -210,6 +210,11 @@ class alignas(64) State {
   int num_tiles() const { return board_.num_tiles; }
   const PlacedTile& tile(int i) const { return board_.tiles[i]; }
   int tile_at(int x, int y) const { return find_cell(cell_key(x, y)); }  // index or -1
+  // The smallest and largest coordinates of the placed tiles (abbeys included).
+  struct Extent {
+    int min_x, max_x, min_y, max_y;
+  };
+  Extent extent() const { return {board_.min_x, board_.max_x, board_.min_y, board_.max_y}; }
   int last_tile() const { return flow_.last_tile; }  // index of the tile placed this turn, or -1
   int drawn_tile() const { return flow_.drawn; }     // tile type in hand during kPlace, else -1
   int discarded() const { return flow_.discarded; }  // tiles that fit nowhere so far
