@@ -33,6 +33,7 @@ import re
 import numpy as np
 
 from . import _meeple
+from .checks import integer
 
 _PLANES = 18  # board planes before the figure planes (one per seat): see meeple.board_planes
 
@@ -106,8 +107,17 @@ class SeatView:
         out[self.legal(state)[0]] = 1
         return out
 
+    def action_id(self, value) -> int:
+        """An action id as a Python int: only integers (Python ints, numpy integer scalars and arrays of no
+        dimensions; not bool) are ids, and only 0 .. num_actions - 1. Anything else is a TypeError or
+        ValueError naming the value: a float or a string is not rounded or parsed into an id, a negative
+        id does not count from the end."""
+        return integer("action id", value, 0, self.num_actions - 1)
+
     def action(self, state, action_id) -> _meeple.Action:
-        """The legal action of an id; ValueError naming the legal ids otherwise."""
+        """The legal action of an id; TypeError or ValueError (action_id) if it is not an id, ValueError
+        naming the legal ids if it is not legal."""
+        action_id = self.action_id(action_id)
         ids, actions = self.legal(state)
         i = int(np.searchsorted(ids, action_id))
         if i == len(ids) or ids[i] != action_id:

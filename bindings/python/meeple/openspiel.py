@@ -19,20 +19,27 @@ position is a sufficient statistic of the history; the information-state string 
 observation string spells out the position). Returns are zero-sum win utilities: 1 to a sole winner, -1 /
 (n - 1) to each loser, shared wins in between.
 
+state.serialize() is plain JSON (the action history) and game.deserialize_state(text) replays it, so
+loading a string runs no code (OpenSpiel's default for Python games unpickles). Action ids and chance
+outcomes are integers in range only: a negative outcome is not counted from the end.
+
 `MeepleBot(spec)` plays any meeple bot as a pyspiel.Bot, and `python -m meeple.openspiel` plays OpenSpiel's
 own MCTS against meeple bots (seats rotated over paired tile orders) and prints a table.
 """
 from __future__ import annotations
 
 import argparse
+import json
 
 import numpy as np
 import pyspiel
 
-from . import _meeple
+from . import _meeple, files
+from .checks import integer, shown
 from .environment import SeatView, make_rules
 
 GAME_NAME = "meeple_carcassonne"
+SERIALIZED_FORMAT = "meeple-openspiel-history/1"  # CarcassonneState.serialize()
 _DEFAULTS = {"players": 2, "expansions": "", "options": "", "window": 31}
 _TILES = _meeple.tile_ids()
 
@@ -77,6 +84,26 @@ class CarcassonneGame(pyspiel.Game):
     def new_initial_state(self):
         return CarcassonneState(self, _meeple.State(self.view.rules))
 
+    def deserialize_state(self, serialized):
+        """The state of CarcassonneState.serialize()'s text: its action history, replayed from the start
+        (every id checked as apply_action checks it). Only JSON is read, so loading a string runs nothing;
+        anything else is a ValueError or TypeError naming what is wrong."""
+        if not isinstance(serialized, str):
+            raise TypeError(f"a serialized {GAME_NAME} state is a string, got {shown(serialized)}")
+        data = files.loads(serialized, f"serialized {GAME_NAME} state")
+        if not isinstance(data, dict) or data.get("format") != SERIALIZED_FORMAT or not isinstance(data.get("history"), list):
+            raise ValueError(f"not a serialized {GAME_NAME} state: expected {{\"format\": \"{SERIALIZED_FORMAT}\", "
+                             f"\"history\": [action ids]}}, got {shown(serialized)}")
+        state = self.new_initial_state()
+        for i, action in enumerate(data["history"]):
+            if state.is_terminal():
+                raise ValueError(f"serialized {GAME_NAME} state: history[{i}] comes after the end of the game")
+            try:
+                state.apply_action(integer("an action id", action, 0))
+            except (TypeError, ValueError, _meeple.RulesError) as e:
+                raise type(e)(f"serialized {GAME_NAME} state: history[{i}]: {e}") from None
+        return state
+
     def make_py_observer(self, iig_obs_type=None, params=None):
         if params:
             raise ValueError(f"{GAME_NAME} observers take no parameters, got {params}")
@@ -112,7 +139,8 @@ class CarcassonneState(pyspiel.State):
     def _apply_action(self, action):
         s = self.meeple_state
         if s.is_chance:
-            s.apply(_meeple.Action.draw(_TILES[action]))
+            # An outcome is a tile index: a negative one is an error, not Python's count from the end.
+            s.apply(_meeple.Action.draw(_TILES[integer("chance outcome", action, 0, len(_TILES) - 1)]))
         else:
             ids, actions = self.legal()
             i = int(np.searchsorted(ids, action))
@@ -136,6 +164,14 @@ class CarcassonneState(pyspiel.State):
 
     def __str__(self):
         return position_text(self.meeple_state)
+
+    def serialize(self):
+        """The state as plain JSON text, {"format": ..., "history": [action ids]}, which
+        CarcassonneGame.deserialize_state reads back. (OpenSpiel's own serialization of Python states
+        pickles their attributes, and unpickling a string can run any code; this text is only data. C++
+        callers such as pyspiel.deserialize_game_and_state still use OpenSpiel's: load only trusted text
+        through them.)"""
+        return json.dumps({"format": SERIALIZED_FORMAT, "history": [int(a) for a in self.history()]})
 
     def __deepcopy__(self, memo):
         # What OpenSpiel's clone() runs: the engine's state is copied (a few KiB), the view is shared.

@@ -37,19 +37,19 @@ MAX_GAMES = 1_000_000  # per call: the plan and the results are Python objects
 MAX_WORKERS = 1024     # C++ threads
 
 
-def check_bots(bots) -> list:
+def check_bots(bots, what: str = "bots") -> list:
     """`bots` as a list, each a bot spec (made once here, so that a bad spec fails before anything is
     played or written) or a meeple.Player; TypeError or ValueError naming the bad one otherwise."""
     if isinstance(bots, (str, bytes)) or not hasattr(bots, "__iter__"):
-        raise TypeError(f"bots must be a list of bot specs or meeple.Player objects, got {shown(bots)}")
+        raise TypeError(f"{what} must be a list of bot specs or meeple.Player objects, got {shown(bots)}")
     bots = list(bots)
     if not bots:
-        raise ValueError("bots: give at least one bot spec or meeple.Player")
+        raise ValueError(f"{what}: give at least one bot spec or meeple.Player")
     for i, bot in enumerate(bots):
         if isinstance(bot, str):
             _meeple.make_player(bot, 0)  # ValueError naming the spec and what is wrong with it
         elif not isinstance(bot, _meeple.Player):
-            raise TypeError(f"bot {i} must be a bot spec (a string) or a meeple.Player, got {shown(bot)}")
+            raise TypeError(f"{what}[{i}] must be a bot spec (a string) or a meeple.Player, got {shown(bot)}")
     return bots
 
 
