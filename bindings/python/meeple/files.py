@@ -120,6 +120,15 @@ def dumps(value, **kwargs) -> str:
     return json.dumps(value, allow_nan=False, **kwargs)
 
 
+def make_folder(path) -> str:
+    """Makes the folder `path` (and its parents) unless it is there; ValueError if a file has its name."""
+    path = os.fspath(path)
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise ValueError(f"{path!r} is a file, not a folder")
+    os.makedirs(path, exist_ok=True)
+    return path
+
+
 def write_atomic(path, text: str, newline: str | None = None) -> None:
     """Writes `text` to `path` whole: to PATH.tmp-PID, then renamed over `path`. A failure removes the
     temporary file and leaves `path` as it was."""
