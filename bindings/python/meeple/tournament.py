@@ -43,8 +43,6 @@ def check_bots(bots, what: str = "bots") -> list:
     if isinstance(bots, (str, bytes)) or not hasattr(bots, "__iter__"):
         raise TypeError(f"{what} must be a list of bot specs or meeple.Player objects, got {shown(bots)}")
     bots = list(bots)
-    if not bots:
-        raise ValueError(f"{what}: give at least one bot spec or meeple.Player")
     for i, bot in enumerate(bots):
         if isinstance(bot, str):
             _meeple.make_player(bot, 0)  # ValueError naming the spec and what is wrong with it
