@@ -2,9 +2,9 @@
 
 Reading. A path where a file is expected must name a regular file: /dev/zero never ends, a FIFO blocks
 until someone writes to it, a directory has no text. Records are streamed a line at a time, each line at
-most MAX_LINE bytes, and JSON documents (weight and policy files) are read whole only up to MAX_JSON bytes.
-Text that is not JSON, including JSON nested too deeply for Python's parser (a RecursionError), is a
-ValueError naming the file and the line. A missing or unreadable file stays an OSError (FileNotFoundError,
+most MAX_LINE bytes; weight and policy files, which the C++ loaders read whole, may have at most MAX_JSON
+bytes. Text that is not JSON, including JSON nested too deeply for Python's parser (a RecursionError), is
+a ValueError naming the file and the line. A missing or unreadable file stays an OSError (FileNotFoundError,
 PermissionError), which names it.
 
 Writing. Files are written whole: into a temporary file beside the target, then renamed over it, so that a
@@ -36,9 +36,11 @@ def check_regular(path, what: str = "file") -> str:
     return path
 
 
-def check_size(path, what: str = "file", limit: int = MAX_JSON) -> str:
-    """check_regular, and at most `limit` bytes (for files another reader, e.g. C++, loads whole)."""
+def check_size(path, what: str = "file", limit: int | None = None) -> str:
+    """check_regular, and at most `limit` bytes (default MAX_JSON; for files another reader, e.g. C++, loads
+    whole)."""
     path = check_regular(path, what)
+    limit = MAX_JSON if limit is None else limit
     size = os.stat(path).st_size
     if size > limit:
         raise ValueError(f"{path!r} has {size} bytes, more than a {what} may have ({limit})")
@@ -61,10 +63,11 @@ def open_regular(path, what: str = "file"):
         raise
 
 
-def read_lines(path, what: str = "record file", limit: int = MAX_LINE):
+def read_lines(path, what: str = "record file", limit: int | None = None):
     """(line number from 1, the line's bytes with its newline) of each line of a regular file, streamed. The
-    last line may lack its newline (a run killed while writing it). A line longer than `limit` is a
-    ValueError naming it."""
+    last line may lack its newline (a run killed while writing it). A line longer than `limit` (default
+    MAX_LINE) is a ValueError naming it."""
+    limit = MAX_LINE if limit is None else limit
     with open_regular(path, what) as f:
         number = 0
         while True:
@@ -77,8 +80,9 @@ def read_lines(path, what: str = "record file", limit: int = MAX_LINE):
             yield number, line
 
 
-def read_text(path, what: str = "file", limit: int = MAX_JSON) -> bytes:
-    """The bytes of a regular file of at most `limit` bytes (ValueError beyond)."""
+def read_text(path, what: str = "file", limit: int | None = None) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes (default MAX_JSON; ValueError beyond)."""
+    limit = MAX_JSON if limit is None else limit
     with open_regular(path, what) as f:
         data = f.read(limit + 1)
     if len(data) > limit:
@@ -96,11 +100,6 @@ def loads(text, where: str):
         raise ValueError(f"{where}: not valid JSON (not UTF-8 text: {e.reason} at byte {e.start})") from None
     except ValueError as e:  # JSONDecodeError, and numbers with too many digits
         raise ValueError(f"{where}: not valid JSON ({e})") from None
-
-
-def read_json(path, what: str = "JSON file", limit: int = MAX_JSON):
-    """The JSON document in a regular file of at most `limit` bytes; ValueError naming the file otherwise."""
-    return loads(read_text(path, what, limit), os.fspath(path))
 
 
 def finite(value):

@@ -444,6 +444,15 @@ def read_model(path):
     return Linear(evaluator.weights)
 
 
+def loads_as_weights(path) -> bool:
+    """Whether `path` is a weight file the evaluators load."""
+    try:
+        read_model(path)
+        return True
+    except (OSError, ValueError):
+        return False
+
+
 # --- The promotion loop ---------------------------------------------------------------------------------
 
 COLUMNS = ["generation", "games", "positions", "train_loss", "val_loss", "current_val_loss", "match_games", "score",
@@ -572,7 +581,7 @@ def train(out, config: TrainConfig | None = None, *, progress: bool = True, log=
     out = os.path.normpath(out)  # "runs/x/" and "runs/x" name the same bots
     files.make_folder(out)
     first = os.path.join(out, "gen-0.json")
-    if not os.path.exists(first):
+    if not loads_as_weights(first):  # missing, or left unreadable by an earlier version: written again
         if config.start:
             text = weights_json(read_model(config.start), rules, "gen-0", started_from=str(config.start))
         else:
