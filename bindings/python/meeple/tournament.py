@@ -282,7 +282,7 @@ def tournament(bots, games: int = 100, players: int | None = None, expansions=()
 
         bar = tqdm(total=len(plan), initial=len(plan) - len(todo), unit="game", desc="tournament")
     if out and os.path.dirname(out):
-        os.makedirs(os.path.dirname(out), exist_ok=True)
+        files.make_folder(os.path.dirname(out))
     sink = open(out, "a") if out else None
 
     def finish(game: ScheduledGame, game_scores, record):
