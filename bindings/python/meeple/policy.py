@@ -65,6 +65,7 @@ def generate(path, rules, bot: str, games: int, seed: int = 1, workers: int = 1,
         if files.loads(str(data["meta"]), f"{path}: meta") != meta:
             raise ValueError(f"{path} holds other games ({data['meta']}), not {json.dumps(meta)}; use another path")
         return data
+    files.make_folder(os.path.dirname(path) or ".")
     specs = [([bot] * rules.players, g) for g in range(seed, seed + games)]
     bar = None
     if progress:
@@ -297,7 +298,6 @@ def train_policy(out, rules, bot: str = "mcts:iterations=800", games: int = 200,
     if isinstance(rules, str):
         rules = _meeple.Rules.parse(rules)
     config.check()
-    files.make_folder(out)
     data = generate(os.path.join(out, "data.npz"), rules, bot, games, seed, workers, progress, backend, address, batch)
     if len(data["game"]) == 0:
         raise ValueError("self-play kept no decision to learn from; play more games")

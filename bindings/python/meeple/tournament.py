@@ -276,14 +276,14 @@ def tournament(bots, games: int = 100, players: int | None = None, expansions=()
     todo = [g for g in plan if (g.seed, g.names()) not in finished]
     scores = {g.index: finished[(g.seed, g.names())] for g in plan if (g.seed, g.names()) in finished}
 
+    if out and os.path.dirname(out):
+        files.make_folder(os.path.dirname(out))
+    sink = open(out, "a") if out else None
     bar = None
     if progress:
         from tqdm import tqdm
 
         bar = tqdm(total=len(plan), initial=len(plan) - len(todo), unit="game", desc="tournament")
-    if out and os.path.dirname(out):
-        files.make_folder(os.path.dirname(out))
-    sink = open(out, "a") if out else None
 
     def finish(game: ScheduledGame, game_scores, record):
         scores[game.index] = list(game_scores)

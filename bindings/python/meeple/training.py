@@ -540,6 +540,7 @@ class TrainConfig:
         for template in (self.selfplay_bot, self.match_bot):
             if "{weights}" not in template:
                 raise ValueError(f"bot template {template!r} must contain {{weights}}, e.g. 'heuristic:eval={{weights}}'")
+            _meeple.make_player(template.format(weights="handtuned"), 0)  # a bad spec fails before any file is made
 
     def fit(self, data: Positions, current, generation: int):
         """The method's model fitted to `data`, starting from the current model."""
@@ -578,12 +579,13 @@ def train(out, config: TrainConfig | None = None, *, progress: bool = True, log=
     config = replace(config or TrainConfig(), **settings)
     config.check()
     rules = _meeple.Rules(players=config.players, expansions=config.expansions, options=config.options or {})
+    start = read_model(config.start) if config.start else None  # a bad file fails before the folder is made
     out = os.path.normpath(out)  # "runs/x/" and "runs/x" name the same bots
     files.make_folder(out)
     first = os.path.join(out, "gen-0.json")
     if not loads_as_weights(first):  # missing, or left unreadable by an earlier version: written again
-        if config.start:
-            text = weights_json(read_model(config.start), rules, "gen-0", started_from=str(config.start))
+        if start is not None:
+            text = weights_json(start, rules, "gen-0", started_from=str(config.start))
         else:
             text = weights_json(np.array(_meeple.make_evaluator("handtuned").weights), rules, "handtuned")
         files.write_atomic(first, text)
