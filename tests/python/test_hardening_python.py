@@ -652,3 +652,27 @@ def test_small_validation_sets_give_no_loss_and_nan_is_never_written(tmp_path):
         with pytest.raises((TypeError, ValueError)):
             policy.train_policy(str(tmp_path / "q"), rules, games=1, config=policy.FitConfig(**bad), progress=False)
     assert not (tmp_path / "q").exists()
+
+
+def test_match_and_environment_parameters_are_checked(capsys):
+    bad_sprt = [dict(batch_pairs=0), dict(batch_pairs=-1), dict(max_pairs=0), dict(batch_pairs=1.5), dict(alpha=0),
+                dict(alpha=1), dict(beta=float("nan")), dict(elo0=float("nan")), dict(elo1=float("inf")),
+                dict(elo0=10, elo1=10), dict(elo1="20"), dict(seed=-1), dict(workers=0)]
+    for settings in bad_sprt:
+        with deadline(), pytest.raises((TypeError, ValueError)):  # a batch of 0 pairs used to loop forever
+            meeple.sprt("greedy", "random", **settings)
+    bad_envs = [lambda: CarcassonneEnv(seat="0"), lambda: CarcassonneEnv(seat=1.0), lambda: CarcassonneEnv(seat=2),
+                lambda: CarcassonneEnv(window="9"), lambda: CarcassonneEnv(window=2), lambda: CarcassonneEnv(window=9.5),
+                lambda: aec_env(players="2"), lambda: aec_env(players=7), lambda: aec_env(players=True),
+                lambda: aec_env(window=1000), lambda: aec_env(expansions="nosuch"),
+                lambda: pyspiel.load_game("meeple_carcassonne", {"players": 9}),
+                lambda: pyspiel.load_game("meeple_carcassonne", {"window": 1})]
+    for make in bad_envs:
+        with pytest.raises((TypeError, ValueError, pyspiel.SpielError)):
+            make()
+    for argv in (["--games", "0"], ["--games", "-2"], ["--simulations", "0"], ["--players", "9"], ["--seed", "-1"],
+                 ["--against", "nosuchbot"], ["--expansions", "nosuch"], ["--rollouts", "x"]):
+        with pytest.raises(SystemExit) as caught:
+            meeple.openspiel.main(argv)
+        err = capsys.readouterr().err
+        assert caught.value.code == 2 and "Traceback" not in err and "error:" in err, (argv, err)

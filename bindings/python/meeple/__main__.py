@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import shlex
 import sys
 
 from . import _meeple, files
-from .checks import MAX_SEED
+from .checks import MAX_SEED, number, real
 from .environment import parse_options
 from .tournament import MAX_GAMES, MAX_WORKERS, tournament
 
@@ -154,37 +153,6 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
-
-
-def number(low: int, high: int | None = None):
-    """An argparse type: an integer from low to high (None: no upper bound)."""
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-        if value < low or (high is not None and value > high):
-            raise argparse.ArgumentTypeError(f"must be {low} to {high}, got {value}" if high is not None else
-                                             f"must be at least {low}, got {value}")
-        return value
-    parse.__name__ = "integer"
-    return parse
-
-
-def real(low: float | None = None, high: float | None = None):
-    """An argparse type: a finite number from low to high (None: unbounded); not nan or inf."""
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-        if not math.isfinite(value) or (low is not None and value < low) or (high is not None and value > high):
-            bounds = f"{low} to {high}" if low is not None and high is not None else \
-                f"at least {low}" if low is not None else "finite"
-            raise argparse.ArgumentTypeError(f"must be {bounds}, got {text}")
-        return value
-    parse.__name__ = "number"
-    return parse
 
 
 def one_line(error: BaseException) -> str:

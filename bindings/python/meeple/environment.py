@@ -46,6 +46,7 @@ def make_rules(players=2, expansions=(), options=None) -> _meeple.Rules:
     option's values joined with "+" ("small_city:two_points;shrine_sets:ckr+csc"). OpenSpiel parameters
     use the "+" and ":" forms, which its game strings can carry.
     """
+    players = integer("players", players, 2, _meeple.MAX_PLAYERS)
     if isinstance(expansions, str):
         expansions = [name for name in expansions.replace("+", ",").split(",") if name]
     if isinstance(options, str):
@@ -74,8 +75,7 @@ class SeatView:
     """Integer actions and one seat's observation for games under `rules`."""
 
     def __init__(self, rules: _meeple.Rules, window: int = 31):
-        if not 3 <= window <= 255:
-            raise ValueError(f"window must be 3 to 255 cells, got {window}")
+        window = integer("window", window, 3, 255)  # cells across
         self.rules, self.window, self.players = rules, window, rules.players
         self.tile_index = {tile: i for i, tile in enumerate(_meeple.tile_ids())}
         tiles, features = len(self.tile_index), len(_meeple.FEATURE_NAMES)

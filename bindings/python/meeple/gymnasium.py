@@ -32,6 +32,7 @@ import numpy as np
 from gymnasium import spaces
 
 from . import _meeple
+from .checks import integer
 from .environment import SeatView, make_rules
 from .tournament import check_bots, checked_choice
 
@@ -45,8 +46,7 @@ class CarcassonneEnv(gymnasium.Env):
         if not 1 <= len(opponents) < _meeple.MAX_PLAYERS:
             raise ValueError(f"opponents: give 1 to {_meeple.MAX_PLAYERS - 1} bot specs, got {len(opponents)}")
         players = 1 + len(opponents)
-        if seat is not None and not 0 <= seat < players:
-            raise ValueError(f"seat must be 0 to {players - 1} (or None: random), got {seat}")
+        seat = None if seat is None else integer("seat (or None: random)", seat, 0, players - 1)
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         if illegal_action not in ("lose", "raise"):

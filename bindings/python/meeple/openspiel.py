@@ -35,7 +35,7 @@ import numpy as np
 import pyspiel
 
 from . import _meeple, files
-from .checks import integer, shown
+from .checks import MAX_SEED, integer, number, shown
 from .environment import SeatView, make_rules
 
 GAME_NAME = "meeple_carcassonne"
@@ -253,6 +253,7 @@ def match(game, bots: dict, games: int, seed: int = 1, progress: bool = True) ->
     bot: games, wins (ties shared), win_rate, win_lo and win_hi (Wilson 95%), mean score."""
     names = list(bots)
     players = game.num_players()
+    games = integer("games", games, 1)
     if games % players:
         raise ValueError(f"games must be a multiple of the players ({players}), so that every tile order is "
                          "played from every seat")
@@ -289,16 +290,21 @@ def main(argv=None) -> None:
                                                  "over paired tile orders.")
     parser.add_argument("--against", nargs="+", default=["greedy"],
                         help="meeple bot specs (default: greedy); repeat one to fill more seats")
-    parser.add_argument("--simulations", type=int, default=100, help="OpenSpiel MCTS simulations per decision")
-    parser.add_argument("--rollouts", type=int, default=1, help="random rollouts per OpenSpiel MCTS leaf")
-    parser.add_argument("--games", type=int, default=4)
-    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--simulations", type=number(1), default=100, help="OpenSpiel MCTS simulations per decision")
+    parser.add_argument("--rollouts", type=number(1), default=1, help="random rollouts per OpenSpiel MCTS leaf")
+    parser.add_argument("--games", type=number(1), default=4)
+    parser.add_argument("--players", type=number(2, _meeple.MAX_PLAYERS), default=2)
     parser.add_argument("--expansions", default="", help="names joined with +, e.g. river2+king_robber")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=number(0, MAX_SEED), default=1)
     args = parser.parse_args(argv)
     if args.players > 1 + len(args.against):
         parser.error(f"--players {args.players} needs {args.players - 1} meeple bots in --against")
-    game = pyspiel.load_game(GAME_NAME, {"players": args.players, "expansions": args.expansions})
+    try:
+        game = pyspiel.load_game(GAME_NAME, {"players": args.players, "expansions": args.expansions})
+        for spec in args.against:
+            _meeple.make_player(spec, 0)
+    except ValueError as e:
+        parser.error(str(e))
     name = f"openspiel-mcts:sims={args.simulations},rollouts={args.rollouts}"
     bots = {name: lambda seed: openspiel_mcts(game, args.simulations, args.rollouts, seed)}
     for spec in args.against:

@@ -32,7 +32,7 @@ import numpy as np
 
 from . import _meeple, cluster, files
 from . import training
-from .checks import MAX_SEED, integer
+from .checks import MAX_SEED, integer, real_number
 from .tournament import MAX_GAMES, MAX_WORKERS
 from .training import Adam, init_mlp, mlp_backward, mlp_forward, weights_text
 
@@ -225,10 +225,8 @@ class FitConfig:
         integer("epochs", self.epochs, 1)
         integer("batch", self.batch, 1)
         integer("seed", self.seed, 0, MAX_SEED)
-        for name in ("lr", "weight_decay"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < float("inf"):
-                raise ValueError(f"{name} must be a finite number, at least 0, got {value!r}")
+        real_number("lr", self.lr, 0)
+        real_number("weight_decay", self.weight_decay, 0)
 
 
 def fit(data: dict, config: FitConfig = FitConfig()) -> PolicyModel:

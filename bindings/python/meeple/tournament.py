@@ -13,6 +13,7 @@ by seed and seat order).
 """
 from __future__ import annotations
 
+import io
 import itertools
 import json
 import os
@@ -142,10 +143,11 @@ class TournamentResult:
         import csv
 
         rows = self.standings()
-        with open(path, "w", newline="") as f:
-            writer = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
-            writer.writeheader()
-            writer.writerows(rows)
+        text = io.StringIO()
+        writer = csv.DictWriter(text, fieldnames=list(rows[0].keys()))
+        writer.writeheader()
+        writer.writerows(rows)
+        files.write_atomic(path, text.getvalue(), newline="")
 
 
 def read_finished(path, rules=None, bots=None) -> dict:

@@ -25,7 +25,6 @@ from __future__ import annotations
 import csv
 import glob
 import io
-import json
 import math
 import os
 import re
@@ -36,7 +35,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from . import _meeple, files
-from .checks import MAX_SEED, integer
+from .checks import MAX_SEED, integer, real_number
 from .environment import parse_options
 from .sprt import elo_of, sprt
 from .tournament import MAX_GAMES, MAX_WORKERS
@@ -514,15 +513,9 @@ class TrainConfig:
         integer("workers", self.workers, 1, MAX_WORKERS)
         # Generation g plays from seed + 1,000,000 g: the last one must still be a seed.
         integer("seed", self.seed, 0, MAX_SEED - 1_000_000 * (self.generations + 1))
-        for name in ("lam", "alpha", "elo0", "elo1"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-                raise ValueError(f"{name} must be a finite number, got {value!r}")
-        if not 0 <= self.lam <= 1:
-            raise ValueError(f"lam must be 0 to 1, got {self.lam}")
-        if self.alpha < 0:
-            raise ValueError(f"alpha must be at least 0, got {self.alpha}")
-        if not self.elo1 > self.elo0:
+        real_number("lam", self.lam, 0, 1)
+        real_number("alpha", self.alpha, 0)
+        if not real_number("elo1", self.elo1) > real_number("elo0", self.elo0):
             raise ValueError(f"elo1 ({self.elo1}) must be greater than elo0 ({self.elo0})")
         if self.start is not None:
             files.check_size(self.start, "weight file (.json)")
