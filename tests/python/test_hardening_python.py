@@ -227,7 +227,8 @@ def corruptions(lines: list[str], rng: random.Random, tiles: list[str]):
         r["actions"][i]["p"] = 1 - r["actions"][i]["p"]
 
     def seed(r):
-        r["seed"] = rng.choice([r["seed"] + 1, r["seed"] - 1, r["seed"] + 2, 0, 2**40])
+        r["seed"] = rng.choice([r["seed"] + 1, r["seed"] - 1, r["seed"] + 2, 0, 2**40, -r["seed"], -2**63, 2**63,
+                                r["seed"] + 0.5, str(r["seed"]), None])
 
     def swap_names(r):
         r["names"].reverse()
@@ -295,6 +296,11 @@ def test_a_repeated_seating_is_refused_and_a_torn_last_line_is_played_again(tmp_
     out.write_text("\n".join([json.dumps(swapped)] + lines[1:]) + "\n")
     with pytest.raises(ValueError, match=r"line 2 is the game of line 1 again"):
         meeple.tournament(BOTS[:2], games=4, seed=5, out=str(out), progress=False)
+    for seed in (-5, -2**63, 2**63, 5.5, "5", None, [5], 6):  # 6: the tile order of another game
+        changed = json.loads(lines[0]) | {"seed": seed}
+        out.write_text("\n".join([json.dumps(changed)] + lines[1:]) + "\n")
+        with pytest.raises(ValueError, match=r"line 1 (has seed|does not replay|draws)"):
+            meeple.tournament(BOTS[:2], games=4, seed=5, out=str(out), progress=False)
     out.write_text("\n".join(lines[:3]) + "\n" + lines[3][:40])
     again = meeple.tournament(BOTS[:2], games=4, seed=5, out=str(out), progress=False)
     assert [g.scores for g in again.games] == [g.scores for g in first.games]

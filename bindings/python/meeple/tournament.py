@@ -207,6 +207,8 @@ def check_record(line: str, record, where: str) -> list:
         final = _meeple.replay(line)
     except ValueError as e:
         refuse(f"does not replay: {e}")
+    if record["seed"] < 0:
+        refuse(f"has seed {record['seed']}; a tournament's seeds are 0 or more")
     if not final.is_terminal:
         refuse("is not a finished game: its actions end before the game does")
     state, dealer = _meeple.State(final.rules), _meeple.Dealer(record["seed"])
