@@ -482,8 +482,11 @@ def test_gymnasium_opponents_may_be_players_and_a_bad_choice_names_the_bot():
     wrong = [lambda s: 3, lambda s: None, lambda s: s.legal_actions(), lambda s: str(s.legal_actions()[0]),
              lambda s: s.legal_actions()[0].bits]
     for value in wrong:
+        env = CarcassonneEnv(opponents=[Returns(value)], seat=1, window=9)
         with pytest.raises(TypeError, match=r"bot Returns at seat 0 returned .* not a meeple\.Action"):
-            CarcassonneEnv(opponents=[Returns(value)], seat=1, window=9).reset(seed=1)
+            env.reset(seed=1)
+        with pytest.raises(RuntimeError, match="call reset"):  # not the learner's turn: no step is taken
+            env.step(0)
         with pytest.raises(TypeError, match=r"bot Returns at seat \d returned"):
             meeple.tournament([Returns(value), "greedy"], games=2, progress=False)
     illegal = Returns(lambda s: meeple.Action.place(100, 100, 0) if s.phase == "place" else s.legal_actions()[0])

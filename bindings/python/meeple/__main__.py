@@ -74,7 +74,7 @@ def cmd_replay(args) -> int:
         if not line.strip():
             continue
         try:
-            state = replay_line(line, f"game {number}")
+            _, state = replay_line(line, f"game {number}")
             print(f"game {number}: scores {state.scores}")
         except ValueError as e:
             print(one_line(e), file=sys.stderr)
@@ -83,11 +83,12 @@ def cmd_replay(args) -> int:
 
 
 def replay_line(line: bytes, where: str, check_result: bool = True):
-    """The final state of one record line; ValueError starting with `where` otherwise. Python's parser
-    reads the line first: it refuses what is not UTF-8 JSON, however deeply nested, with a clear error."""
-    files.loads(line, where)
+    """(the record, its final state) of one record line; ValueError starting with `where` otherwise.
+    Python's parser reads the line first: it refuses what is not UTF-8 JSON, however deeply nested, with a
+    clear error."""
+    record = files.loads(line, where)
     try:
-        return _meeple.replay(line.decode(), check_result)
+        return record, _meeple.replay(line.decode(), check_result)
     except ValueError as e:
         raise ValueError(f"{where}: {e}") from None
 
@@ -111,10 +112,8 @@ def read_record(path, game) -> tuple[str, list | None]:
         if line.strip():
             count += 1
             if count == game:
-                where = f"{path}: game {game} (line {number})"
-                replay_line(line, where, check_result=False)
-                names = files.loads(line, where).get("names")
-                return line.decode(), names or None
+                record, _ = replay_line(line, f"{path}: game {game} (line {number})", check_result=False)
+                return line.decode(), record.get("names") or None
     raise ValueError(f"{path} has {count} games; --game is 1 to {count}" if count else f"{path} holds no game")
 
 

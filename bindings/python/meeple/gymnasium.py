@@ -107,9 +107,13 @@ class CarcassonneEnv(gymnasium.Env):
     def _play_others(self):
         """Draws and the opponents' decisions, up to the learner's next decision or the end."""
         s = self.position
-        while not s.is_terminal and (s.is_chance or s.current_player != self.seat):
-            self._apply(self.dealer.deal(s) if s.is_chance else checked_choice(self.bots[s.current_player], s,
-                                                                              s.current_player))
+        try:
+            while not s.is_terminal and (s.is_chance or s.current_player != self.seat):
+                self._apply(self.dealer.deal(s) if s.is_chance else checked_choice(self.bots[s.current_player], s,
+                                                                                  s.current_player))
+        except BaseException:
+            self.over = True  # an opponent failed: not the learner's turn, so the episode cannot go on
+            raise
 
     def _observation(self):
         return {"observation": self.view.observe(self.position, self.seat), "action_mask": self.view.mask(self.position)}
