@@ -3,8 +3,8 @@ regular files or never end, records edited before a tournament resumes, action i
 numbers and command lines that are wrong, and the files a run writes (valid JSON, written whole)."""
 import base64
 import contextlib
-import fractions
 import decimal
+import fractions
 import json
 import os
 import pickle
