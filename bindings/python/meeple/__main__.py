@@ -18,13 +18,14 @@ import os
 import shlex
 import sys
 
-from . import _meeple
+from . import _meeple, files
+from .checks import MAX_SEED, number, real
 from .environment import parse_options
-from .tournament import tournament
+from .tournament import MAX_GAMES, MAX_WORKERS, tournament
 
 
 def cmd_tournament(args) -> int:
-    os.makedirs(args.out, exist_ok=True)
+    # tournament() checks the bots, rules and numbers before it makes the folder and the record file.
     result = tournament(args.bots, games=args.games, players=args.players, expansions=args.expansions,
                         options=parse_options(args.option), seed=args.seed, workers=args.workers,
                         out=os.path.join(args.out, "games.jsonl"), progress=not args.quiet,
@@ -69,43 +70,57 @@ def cmd_train_policy(args) -> int:
 
 def cmd_replay(args) -> int:
     status = 0
-    with open(args.file) as f:
-        for number, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                state = _meeple.replay(line)
-                print(f"game {number}: scores {state.scores}")
-            except ValueError as e:
-                print(f"game {number}: {e}", file=sys.stderr)
-                status = 2
+    for number, line in files.read_lines(args.file, "record file"):
+        if not line.strip():
+            continue
+        try:
+            _, state = replay_line(line, f"game {number}")
+            print(f"game {number}: scores {state.scores}")
+        except ValueError as e:
+            print(one_line(e), file=sys.stderr)
+            status = 2
     return status
+
+
+def replay_line(line: bytes, where: str, check_result: bool = True):
+    """(the record, its final state) of one record line; ValueError starting with `where` otherwise.
+    Python's parser reads the line first: it refuses what is not UTF-8 JSON, however deeply nested, with a
+    clear error."""
+    record = files.loads(line, where)
+    try:
+        return record, _meeple.replay(line.decode(), check_result)
+    except ValueError as e:
+        raise ValueError(f"{where}: {e}") from None
 
 
 def cmd_render(args) -> int:
     from .render import position_of_record, render_svg
 
-    line = read_record(args.file, args.game)
+    line, names = read_record(args.file, args.game)
     state = position_of_record(line, args.actions)
-    names = json.loads(line).get("names") or None
     with open(args.out, "w") as f:
         f.write(render_svg(state, names=names, title=f"{args.file} game {args.game}"))
     print(f"wrote {args.out}")
     return 0
 
 
-def read_record(path, game) -> str:
-    with open(path) as f:
-        lines = [line for line in f if line.strip()]
-    if not 1 <= game <= len(lines):
-        raise ValueError(f"{path} has {len(lines)} games; --game is 1 to {len(lines)}")
-    return lines[game - 1]
+def read_record(path, game) -> tuple[str, list | None]:
+    """(the text of the game-th record of a file, from 1, blank lines not counted; its seat names), once it
+    is known to replay; ValueError naming the file and the game otherwise."""
+    count = 0
+    for number, line in files.read_lines(path, "record file"):
+        if line.strip():
+            count += 1
+            if count == game:
+                record, _ = replay_line(line, f"{path}: game {game} (line {number})", check_result=False)
+                return line.decode(), record.get("names") or None
+    raise ValueError(f"{path} has {count} games; --game is 1 to {count}" if count else f"{path} holds no game")
 
 
 def cmd_view(args) -> int:
     from .viewer import write_viewer
 
-    write_viewer(read_record(args.file, args.game), args.out, title=f"{args.file} game {args.game}")
+    write_viewer(read_record(args.file, args.game)[0], args.out, title=f"{args.file} game {args.game}")
     print(f"wrote {args.out}")
     return 0
 
@@ -129,20 +144,37 @@ def add_backend_arguments(parser) -> None:
     parser.add_argument("--backend", choices=["local", "ray"], default="local",
                         help="local: --workers C++ threads; ray: batches of games as Ray tasks (pip install meeple[ray])")
     parser.add_argument("--address", default=None, help="Ray cluster to join (default: a new local one)")
-    parser.add_argument("--batch", type=int, default=4, help="games per Ray task")
+    parser.add_argument("--batch", type=number(1), default=4, help="games per Ray task")
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with errors on one line (and exit 2, as argparse does)."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def one_line(error: BaseException) -> str:
+    """The message of an expected error, on one line; an OSError says which file."""
+    if isinstance(error, OSError) and error.filename is not None and error.strerror:
+        text = f"{error.filename}: {error.strerror}"
+    else:
+        text = str(error) or type(error).__name__
+    return " ".join(text.split("\n"))
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m meeple", description="Carcassonne engine, bots and tournaments")
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser = Parser(prog="python -m meeple", description="Carcassonne engine, bots and tournaments")
+    parser.add_argument("--version", action="version", version=f"meeple {_meeple.__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     t = sub.add_parser("tournament", help="bots against each other; records, a results table, a CSV and a plot")
     t.add_argument("--bots", nargs="+", required=True, help="bot specs, as for `meeple match`")
-    t.add_argument("--games", type=int, default=48)
-    t.add_argument("--players", type=int, default=2)
-    t.add_argument("--seed", type=int, default=1)
+    t.add_argument("--games", type=number(1, MAX_GAMES), default=48)
+    t.add_argument("--players", type=number(2, _meeple.MAX_PLAYERS), default=2)
+    t.add_argument("--seed", type=number(0, MAX_SEED), default=1)
     t.add_argument("--expansions", nargs="*", default=[], help="river2 count king_robber cult_places abbey_mayor")
     t.add_argument("--option", action="append", default=[], help="rule option NAME=VALUE or NAME:VALUE (repeatable)")
-    t.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="games at once (C++ threads)")
+    t.add_argument("--workers", type=number(1, MAX_WORKERS), default=os.cpu_count() or 1, help="games at once (C++ threads)")
     t.add_argument("--out", required=True, help="folder for games.jsonl, results.csv, ratings.png (reruns resume)")
     add_backend_arguments(t)
     t.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -152,30 +184,30 @@ def main(argv=None) -> int:
                         "generations' positions, and an SPRT match of the fitted weights against the current ones; "
                         "only a win promotes. See docs/training.md.")
     tr.add_argument("--out", required=True, help="folder for data, weights, match records, generations.csv/.png (reruns resume)")
-    tr.add_argument("--players", type=int, default=2, help="seats in self-play games (matches are head to head)")
+    tr.add_argument("--players", type=number(2, _meeple.MAX_PLAYERS), default=2, help="seats in self-play games (matches are head to head)")
     tr.add_argument("--expansions", nargs="*", default=[], help="river2 count king_robber cult_places abbey_mayor")
     tr.add_argument("--option", action="append", default=[], help="rule option NAME=VALUE or NAME:VALUE (repeatable)")
-    tr.add_argument("--generations", type=int, default=5)
-    tr.add_argument("--games", type=int, default=400, help="self-play games per generation")
-    tr.add_argument("--window", type=int, default=3, help="fit on the data of this many latest generations")
+    tr.add_argument("--generations", type=number(1), default=5)
+    tr.add_argument("--games", type=number(1, MAX_GAMES), default=400, help="self-play games per generation")
+    tr.add_argument("--window", type=number(1), default=3, help="fit on the data of this many latest generations")
     tr.add_argument("--method", choices=["ridge", "td", "mlp"], default="ridge",
                     help="linear: final-outcome ridge or TD(lambda); or a small multilayer perceptron")
-    tr.add_argument("--hidden", type=int, nargs="+", default=[32], help="hidden layer widths of --method mlp (at most 64)")
-    tr.add_argument("--lam", type=float, default=0.7, help="lambda of --method td")
-    tr.add_argument("--alpha", type=float, default=0.1, help="ridge penalty (on standardised features)")
+    tr.add_argument("--hidden", type=number(1, _meeple.MlpEvaluator.MAX_WIDTH), nargs="+", default=[32], help="hidden layer widths of --method mlp (at most 64)")
+    tr.add_argument("--lam", type=real(0, 1), default=0.7, help="lambda of --method td")
+    tr.add_argument("--alpha", type=real(0), default=0.1, help="ridge penalty (on standardised features)")
     tr.add_argument("--shrink-to", choices=["current", "zero"], default="current",
                     help="what the ridge penalty pulls the weights towards: the current weights, or zero")
     tr.add_argument("--freeze", nargs="*", default=[], metavar="FEATURE",
                     help="features whose weights stay as they are (see python -m meeple info for the names)")
     tr.add_argument("--selfplay-bot", default="heuristic:eval={weights}", help="bot template for self-play")
     tr.add_argument("--match-bot", default="heuristic:eval={weights}", help="bot template for the matches")
-    tr.add_argument("--elo0", type=float, default=0.0)
-    tr.add_argument("--elo1", type=float, default=20.0)
-    tr.add_argument("--batch-pairs", type=int, default=50, help="seat-swapped pairs between SPRT looks")
-    tr.add_argument("--max-pairs", type=int, default=400, help="pairs after which a match ends undecided")
+    tr.add_argument("--elo0", type=real(), default=0.0)
+    tr.add_argument("--elo1", type=real(), default=20.0)
+    tr.add_argument("--batch-pairs", type=number(1), default=50, help="seat-swapped pairs between SPRT looks")
+    tr.add_argument("--max-pairs", type=number(1), default=400, help="pairs after which a match ends undecided")
     tr.add_argument("--start", default=None, help="weights to start from (default: the hand-tuned ones)")
-    tr.add_argument("--seed", type=int, default=1)
-    tr.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="games at once (C++ threads)")
+    tr.add_argument("--seed", type=number(0, MAX_SEED), default=1)
+    tr.add_argument("--workers", type=number(1, MAX_WORKERS), default=os.cpu_count() or 1, help="games at once (C++ threads)")
     tr.add_argument("--quiet", action="store_true", help="no progress bars")
     tr.set_defaults(run=cmd_train)
     tp = sub.add_parser("train-policy", help="fit a policy network (priors for guided search) to MCTS self-play visits",
@@ -183,16 +215,16 @@ def main(argv=None) -> int:
                         "of a small network whose softmax over the legal actions matches them. The result is a "
                         "weight file for mcts:policy=FILE.json.")
     tp.add_argument("--out", required=True, help="folder for data.npz, policy.json, report.json (reruns reuse the data)")
-    tp.add_argument("--players", type=int, default=2)
+    tp.add_argument("--players", type=number(2, _meeple.MAX_PLAYERS), default=2)
     tp.add_argument("--expansions", nargs="*", default=[], help="river2 count king_robber cult_places abbey_mayor")
     tp.add_argument("--option", action="append", default=[], help="rule option NAME=VALUE or NAME:VALUE (repeatable)")
-    tp.add_argument("--games", type=int, default=200, help="self-play games")
+    tp.add_argument("--games", type=number(1, MAX_GAMES), default=200, help="self-play games")
     tp.add_argument("--bot", default="mcts:iterations=800", help="the mcts spec of every seat in self-play")
-    tp.add_argument("--hidden", type=int, nargs="*", default=[32], help="hidden layer widths (at most 64)")
-    tp.add_argument("--epochs", type=int, default=20)
-    tp.add_argument("--lr", type=float, default=3e-3)
-    tp.add_argument("--seed", type=int, default=1, help="first tile seed of the games, and the fit's seed")
-    tp.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="games at once (C++ threads)")
+    tp.add_argument("--hidden", type=number(1, _meeple.MlpEvaluator.MAX_WIDTH), nargs="*", default=[32], help="hidden layer widths (at most 64)")
+    tp.add_argument("--epochs", type=number(1), default=20)
+    tp.add_argument("--lr", type=real(0), default=3e-3)
+    tp.add_argument("--seed", type=number(0, MAX_SEED), default=1, help="first tile seed of the games, and the fit's seed")
+    tp.add_argument("--workers", type=number(1, MAX_WORKERS), default=os.cpu_count() or 1, help="games at once (C++ threads)")
     add_backend_arguments(tp)
     tp.add_argument("--quiet", action="store_true", help="no progress bar")
     tp.set_defaults(run=cmd_train_policy)
@@ -201,22 +233,22 @@ def main(argv=None) -> int:
     r.set_defaults(run=cmd_replay)
     d = sub.add_parser("render", help="an SVG picture of a record's position")
     d.add_argument("file", help="a .jsonl file of meeple-game/1 records (or a .json of one)")
-    d.add_argument("--game", type=int, default=1, help="which record of the file (from 1)")
-    d.add_argument("--actions", type=int, default=None, help="the position after this many actions (default: the end)")
+    d.add_argument("--game", type=number(1), default=1, help="which record of the file (from 1)")
+    d.add_argument("--actions", type=number(0), default=None, help="the position after this many actions (default: the end)")
     d.add_argument("--out", default="board.svg")
     d.set_defaults(run=cmd_render)
     v = sub.add_parser("view", help="a static HTML page stepping through a record")
     v.add_argument("file")
-    v.add_argument("--game", type=int, default=1)
+    v.add_argument("--game", type=number(1), default=1)
     v.add_argument("--out", default="game.html")
     v.set_defaults(run=cmd_view)
     pl = sub.add_parser("play", help="play bots yourself, in the browser (a local web app on 127.0.0.1)")
     pl.add_argument("--bots", nargs="+", default=["mcts:ms=1000"], help="one bot spec per other seat")
-    pl.add_argument("--seat", type=int, default=0, help="your seat (0 plays first)")
+    pl.add_argument("--seat", type=number(0, _meeple.MAX_PLAYERS - 1), default=0, help="your seat (0 plays first)")
     pl.add_argument("--expansions", nargs="*", default=[], help="river2 count king_robber cult_places abbey_mayor")
     pl.add_argument("--option", action="append", default=[], help="rule option NAME=VALUE or NAME:VALUE (repeatable)")
-    pl.add_argument("--seed", type=int, default=None, help="tile order (default: random)")
-    pl.add_argument("--port", type=int, default=8000, help="0: any free port")
+    pl.add_argument("--seed", type=number(0, MAX_SEED), default=None, help="tile order (default: random)")
+    pl.add_argument("--port", type=number(0, 65535), default=8000, help="0: any free port")
     pl.add_argument("--out", default=None, help="file the finished games' records are appended to "
                     "(default: runs/play/games-DATE.jsonl)")
     pl.add_argument("--no-open", action="store_true", help="do not open a browser")
@@ -227,8 +259,10 @@ def main(argv=None) -> int:
     args.argv = list(sys.argv[1:] if argv is None else argv)
     try:
         return args.run(args)
-    except ValueError as e:
-        print(f"error: {e}", file=sys.stderr)
+    except (ValueError, TypeError, OSError, _meeple.RulesError) as e:
+        # What bad input raises (a missing or unreadable file, a bad spec, a file that is not what it should
+        # be): one line, exit 2. Other exceptions are bugs and keep their traceback.
+        print(f"error: {one_line(e)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("\ninterrupted: every finished game is saved; rerun the same command to resume", file=sys.stderr)

@@ -33,6 +33,7 @@ import re
 import numpy as np
 
 from . import _meeple
+from .checks import integer
 
 _PLANES = 18  # board planes before the figure planes (one per seat): see meeple.board_planes
 
@@ -45,6 +46,7 @@ def make_rules(players=2, expansions=(), options=None) -> _meeple.Rules:
     option's values joined with "+" ("small_city:two_points;shrine_sets:ckr+csc"). OpenSpiel parameters
     use the "+" and ":" forms, which its game strings can carry.
     """
+    players = integer("players", players, 2, _meeple.MAX_PLAYERS)
     if isinstance(expansions, str):
         expansions = [name for name in expansions.replace("+", ",").split(",") if name]
     if isinstance(options, str):
@@ -73,8 +75,7 @@ class SeatView:
     """Integer actions and one seat's observation for games under `rules`."""
 
     def __init__(self, rules: _meeple.Rules, window: int = 31):
-        if not 3 <= window <= 255:
-            raise ValueError(f"window must be 3 to 255 cells, got {window}")
+        window = integer("window", window, 3, 255)  # cells across
         self.rules, self.window, self.players = rules, window, rules.players
         self.tile_index = {tile: i for i, tile in enumerate(_meeple.tile_ids())}
         tiles, features = len(self.tile_index), len(_meeple.FEATURE_NAMES)
@@ -106,8 +107,17 @@ class SeatView:
         out[self.legal(state)[0]] = 1
         return out
 
+    def action_id(self, value) -> int:
+        """An action id as a Python int: only integers (Python ints, numpy integer scalars and arrays of no
+        dimensions; not bool) are ids, and only 0 .. num_actions - 1. Anything else is a TypeError or
+        ValueError naming the value: a float or a string is not rounded or parsed into an id, a negative
+        id does not count from the end."""
+        return integer("action id", value, 0, self.num_actions - 1)
+
     def action(self, state, action_id) -> _meeple.Action:
-        """The legal action of an id; ValueError naming the legal ids otherwise."""
+        """The legal action of an id; TypeError or ValueError (action_id) if it is not an id, ValueError
+        naming the legal ids if it is not legal."""
+        action_id = self.action_id(action_id)
         ids, actions = self.legal(state)
         i = int(np.searchsorted(ids, action_id))
         if i == len(ids) or ids[i] != action_id:

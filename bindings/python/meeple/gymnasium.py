@@ -10,7 +10,9 @@
             break
 
 The game has 1 + len(opponents) seats; the learner sits at `seat` (None: a random seat each episode). The
-opponents (bot specs as for meeple.make_player) play their moves and the tiles are drawn inside step(), so
+opponents (bot specs as for meeple.make_player, made afresh each episode, or meeple.Player objects, kept
+across episodes: a Python Player wrapping the learner's own policy gives self-play; one object may sit in
+several seats) play their moves and the tiles are drawn inside step(), so
 the learner sees only its own decisions; several come in a row within its turn (placement, follower...).
 Observations are {"observation": float32 [SeatView.observation_size], "action_mask": int8
 [meeple.ACTION_IDS]} as in meeple.environment; action_masks() gives the mask too (for sb3-contrib's
@@ -19,7 +21,9 @@ win, -1 / (number of opponents) for a loss). info holds the scores.
 
 An action that is not legal (not in the mask) ends the episode with reward -1 and info["illegal_action"]
 saying why, the position unchanged (illegal_action="lose", the default, which is what random sampling from
-action_space meets, as gymnasium's check_env does); illegal_action="raise" raises ValueError instead.
+action_space meets, as gymnasium's check_env does); illegal_action="raise" raises ValueError instead. What is
+not an id at all (a float, a string, a bool, an integer outside the action space) is a TypeError or
+ValueError naming it either way: it is not rounded, parsed or counted from the end.
 """
 from __future__ import annotations
 
@@ -28,7 +32,9 @@ import numpy as np
 from gymnasium import spaces
 
 from . import _meeple
+from .checks import integer
 from .environment import SeatView, make_rules
+from .tournament import check_bots, checked_choice
 
 
 class CarcassonneEnv(gymnasium.Env):
@@ -36,20 +42,17 @@ class CarcassonneEnv(gymnasium.Env):
 
     def __init__(self, opponents=("greedy",), seat: int | None = 0, expansions=(), options=None, window: int = 31,
                  render_mode: str | None = None, illegal_action: str = "lose"):
-        opponents = [opponents] if isinstance(opponents, str) else list(opponents)
+        opponents = check_bots([opponents] if isinstance(opponents, (str, _meeple.Player)) else opponents, "opponents")
         if not 1 <= len(opponents) < _meeple.MAX_PLAYERS:
             raise ValueError(f"opponents: give 1 to {_meeple.MAX_PLAYERS - 1} bot specs, got {len(opponents)}")
         players = 1 + len(opponents)
-        if seat is not None and not 0 <= seat < players:
-            raise ValueError(f"seat must be 0 to {players - 1} (or None: random), got {seat}")
+        seat = None if seat is None else integer("seat (or None: random)", seat, 0, players - 1)
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         if illegal_action not in ("lose", "raise"):
             raise ValueError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
         self.illegal_action = illegal_action
         self.view = SeatView(make_rules(players, expansions, options), window)
-        for spec in opponents:  # a bad spec fails here, not in the middle of an episode
-            _meeple.make_player(spec, 0)
         self.opponents, self.fixed_seat, self.render_mode = opponents, seat, render_mode
         self.observation_space = spaces.Dict({
             "observation": spaces.Box(-np.inf, np.inf, (self.view.observation_size,), np.float32),
@@ -64,7 +67,7 @@ class CarcassonneEnv(gymnasium.Env):
         players = self.view.players
         self.seat = self.fixed_seat if self.fixed_seat is not None else int(self.np_random.integers(players))
         others = iter(self.opponents)
-        self.bots = [None if p == self.seat else _meeple.make_player(next(others), draw()) for p in range(players)]
+        self.bots = [None if p == self.seat else seated(next(others), draw()) for p in range(players)]
         self.position, self.dealer = _meeple.State(self.view.rules), _meeple.Dealer(draw())
         self._play_others()
         self.over = self.position.is_terminal
@@ -73,8 +76,9 @@ class CarcassonneEnv(gymnasium.Env):
     def step(self, action):
         if self.over:
             raise RuntimeError("the episode is over (or never began): call reset()")
+        action = self.view.action_id(action)  # not an id (a float, a string, out of range): an error whatever illegal_action
         try:
-            chosen = self.view.action(self.position, int(action))
+            chosen = self.view.action(self.position, action)
         except ValueError as e:
             if self.illegal_action == "raise":
                 raise
@@ -97,21 +101,31 @@ class CarcassonneEnv(gymnasium.Env):
 
     def _apply(self, action):
         self.position.apply(action)
-        for bot in self.bots:
-            if bot is not None:
-                bot.observe(action)
+        for bot in {id(b): b for b in self.bots if b is not None}.values():  # a Player in two seats observes once
+            bot.observe(action)
 
     def _play_others(self):
         """Draws and the opponents' decisions, up to the learner's next decision or the end."""
         s = self.position
-        while not s.is_terminal and (s.is_chance or s.current_player != self.seat):
-            self._apply(self.dealer.deal(s) if s.is_chance else self.bots[s.current_player].choose(s))
+        try:
+            while not s.is_terminal and (s.is_chance or s.current_player != self.seat):
+                self._apply(self.dealer.deal(s) if s.is_chance else checked_choice(self.bots[s.current_player], s,
+                                                                                  s.current_player))
+        except BaseException:
+            self.over = True  # an opponent failed: not the learner's turn, so the episode cannot go on
+            raise
 
     def _observation(self):
         return {"observation": self.view.observe(self.position, self.seat), "action_mask": self.view.mask(self.position)}
 
     def _info(self):
         return {"scores": self.position.scores, "seat": self.seat}
+
+
+def seated(opponent, seed: int):
+    """The player for an episode: a new C++ bot from a spec (seeded from the episode's seed), or the very
+    meeple.Player object given (kept across episodes, as self-play wants)."""
+    return _meeple.make_player(opponent, seed) if isinstance(opponent, str) else opponent
 
 
 gymnasium.register("meeple/Carcassonne-v0", entry_point=CarcassonneEnv)

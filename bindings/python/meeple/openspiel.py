@@ -19,20 +19,27 @@ position is a sufficient statistic of the history; the information-state string 
 observation string spells out the position). Returns are zero-sum win utilities: 1 to a sole winner, -1 /
 (n - 1) to each loser, shared wins in between.
 
+state.serialize() is plain JSON (the action history) and game.deserialize_state(text) replays it, so
+loading a string runs no code (OpenSpiel's default for Python games unpickles). Action ids and chance
+outcomes are integers in range only: a negative outcome is not counted from the end.
+
 `MeepleBot(spec)` plays any meeple bot as a pyspiel.Bot, and `python -m meeple.openspiel` plays OpenSpiel's
 own MCTS against meeple bots (seats rotated over paired tile orders) and prints a table.
 """
 from __future__ import annotations
 
 import argparse
+import json
 
 import numpy as np
 import pyspiel
 
-from . import _meeple
+from . import _meeple, files
+from .checks import MAX_SEED, integer, number, shown
 from .environment import SeatView, make_rules
 
 GAME_NAME = "meeple_carcassonne"
+SERIALIZED_FORMAT = "meeple-openspiel-history/1"  # CarcassonneState.serialize()
 _DEFAULTS = {"players": 2, "expansions": "", "options": "", "window": 31}
 _TILES = _meeple.tile_ids()
 
@@ -77,6 +84,26 @@ class CarcassonneGame(pyspiel.Game):
     def new_initial_state(self):
         return CarcassonneState(self, _meeple.State(self.view.rules))
 
+    def deserialize_state(self, serialized):
+        """The state of CarcassonneState.serialize()'s text: its action history, replayed from the start
+        (every id checked as apply_action checks it). Only JSON is read, so loading a string runs nothing;
+        anything else is a ValueError or TypeError naming what is wrong."""
+        if not isinstance(serialized, str):
+            raise TypeError(f"a serialized {GAME_NAME} state is a string, got {shown(serialized)}")
+        data = files.loads(serialized, f"serialized {GAME_NAME} state")
+        if not isinstance(data, dict) or data.get("format") != SERIALIZED_FORMAT or not isinstance(data.get("history"), list):
+            raise ValueError(f"not a serialized {GAME_NAME} state: expected {{\"format\": \"{SERIALIZED_FORMAT}\", "
+                             f"\"history\": [action ids]}}, got {shown(serialized)}")
+        state = self.new_initial_state()
+        for i, action in enumerate(data["history"]):
+            if state.is_terminal():
+                raise ValueError(f"serialized {GAME_NAME} state: history[{i}] comes after the end of the game")
+            try:
+                state.apply_action(integer("an action id", action, 0))
+            except (TypeError, ValueError, _meeple.RulesError) as e:
+                raise type(e)(f"serialized {GAME_NAME} state: history[{i}]: {e}") from None
+        return state
+
     def make_py_observer(self, iig_obs_type=None, params=None):
         if params:
             raise ValueError(f"{GAME_NAME} observers take no parameters, got {params}")
@@ -112,7 +139,8 @@ class CarcassonneState(pyspiel.State):
     def _apply_action(self, action):
         s = self.meeple_state
         if s.is_chance:
-            s.apply(_meeple.Action.draw(_TILES[action]))
+            # An outcome is a tile index: a negative one is an error, not Python's count from the end.
+            s.apply(_meeple.Action.draw(_TILES[integer("chance outcome", action, 0, len(_TILES) - 1)]))
         else:
             ids, actions = self.legal()
             i = int(np.searchsorted(ids, action))
@@ -136,6 +164,14 @@ class CarcassonneState(pyspiel.State):
 
     def __str__(self):
         return position_text(self.meeple_state)
+
+    def serialize(self):
+        """The state as plain JSON text, {"format": ..., "history": [action ids]}, which
+        CarcassonneGame.deserialize_state reads back. (OpenSpiel's own serialization of Python states
+        pickles their attributes, and unpickling a string can run any code; this text is only data. C++
+        callers such as pyspiel.deserialize_game_and_state still use OpenSpiel's: load only trusted text
+        through them.)"""
+        return json.dumps({"format": SERIALIZED_FORMAT, "history": [int(a) for a in self.history()]})
 
     def __deepcopy__(self, memo):
         # What OpenSpiel's clone() runs: the engine's state is copied (a few KiB), the view is shared.
@@ -217,6 +253,7 @@ def match(game, bots: dict, games: int, seed: int = 1, progress: bool = True) ->
     bot: games, wins (ties shared), win_rate, win_lo and win_hi (Wilson 95%), mean score."""
     names = list(bots)
     players = game.num_players()
+    games = integer("games", games, 1)
     if games % players:
         raise ValueError(f"games must be a multiple of the players ({players}), so that every tile order is "
                          "played from every seat")
@@ -253,16 +290,21 @@ def main(argv=None) -> None:
                                                  "over paired tile orders.")
     parser.add_argument("--against", nargs="+", default=["greedy"],
                         help="meeple bot specs (default: greedy); repeat one to fill more seats")
-    parser.add_argument("--simulations", type=int, default=100, help="OpenSpiel MCTS simulations per decision")
-    parser.add_argument("--rollouts", type=int, default=1, help="random rollouts per OpenSpiel MCTS leaf")
-    parser.add_argument("--games", type=int, default=4)
-    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--simulations", type=number(1), default=100, help="OpenSpiel MCTS simulations per decision")
+    parser.add_argument("--rollouts", type=number(1), default=1, help="random rollouts per OpenSpiel MCTS leaf")
+    parser.add_argument("--games", type=number(1), default=4)
+    parser.add_argument("--players", type=number(2, _meeple.MAX_PLAYERS), default=2)
     parser.add_argument("--expansions", default="", help="names joined with +, e.g. river2+king_robber")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=number(0, MAX_SEED), default=1)
     args = parser.parse_args(argv)
     if args.players > 1 + len(args.against):
         parser.error(f"--players {args.players} needs {args.players - 1} meeple bots in --against")
-    game = pyspiel.load_game(GAME_NAME, {"players": args.players, "expansions": args.expansions})
+    try:
+        game = pyspiel.load_game(GAME_NAME, {"players": args.players, "expansions": args.expansions})
+        for spec in args.against:
+            _meeple.make_player(spec, 0)
+    except ValueError as e:
+        parser.error(str(e))
     name = f"openspiel-mcts:sims={args.simulations},rollouts={args.rollouts}"
     bots = {name: lambda seed: openspiel_mcts(game, args.simulations, args.rollouts, seed)}
     for spec in args.against:

@@ -13,7 +13,9 @@ Agents are "player_0" .. "player_<n-1>", seat order. An agent acts several times
 (placement, then follower, ...); the tile draws happen inside step() (the seed of reset() fixes their order,
 as meeple.Dealer does). Observations are {"observation": float32 [SeatView.observation_size], "action_mask":
 int8 [meeple.ACTION_IDS]} (meeple.environment documents both; the mask is all zeros for agents not acting).
-Rewards are zero-sum win utilities at the end.
+Rewards are zero-sum win utilities at the end. step() takes integer ids only (Python or numpy integers):
+a float, a string, a bool or an id outside the action space is a TypeError or ValueError naming it, and an
+id that is not legal is a ValueError; either way nothing changes.
 """
 from __future__ import annotations
 

@@ -30,9 +30,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _meeple, cluster
+from . import _meeple, cluster, files
 from . import training
-from .training import Adam, init_mlp, mlp_backward, mlp_forward
+from .checks import MAX_SEED, integer, real_number
+from .tournament import MAX_GAMES, MAX_WORKERS
+from .training import Adam, init_mlp, mlp_backward, mlp_forward, weights_text
 
 FORMAT = "meeple-policy/1"
 DATA_FORMAT = "meeple-policy-data/1"
@@ -49,17 +51,21 @@ def generate(path, rules, bot: str, games: int, seed: int = 1, workers: int = 1,
     backend "local" plays `workers` games at once in C++ threads; "ray" sends batches of `batch` games as
     Ray tasks to the cluster at `address` (cluster.run_batches). Both give the same data for the same games."""
     cluster.check_backend(backend)
-    if games < 1:
-        raise ValueError(f"games must be at least 1, got {games}")
+    games = integer("games", games, 1, MAX_GAMES)
+    seed = integer("seed", seed, 0, MAX_SEED - games)
+    workers = integer("workers", workers, 1, MAX_WORKERS)
+    batch = integer("batch", batch, 1)
     if isinstance(rules, str):
         rules = _meeple.Rules.parse(rules)
+    _meeple.make_player(bot, 0)  # a bad spec fails before anything is played
     meta = {"format": DATA_FORMAT, "rules": str(rules), "bot": bot, "games": games, "seed": seed,
             "action_features": ACTION_FEATURES}
     if os.path.exists(path):
-        data = dict(np.load(path))
-        if json.loads(str(data["meta"])) != meta:
+        data = read_data(path)
+        if files.loads(str(data["meta"]), f"{path}: meta") != meta:
             raise ValueError(f"{path} holds other games ({data['meta']}), not {json.dumps(meta)}; use another path")
         return data
+    files.make_folder(os.path.dirname(path) or ".")
     specs = [([bot] * rules.players, g) for g in range(seed, seed + games)]
     bar = None
     if progress:
@@ -91,6 +97,19 @@ def generate(path, rules, bot: str, games: int, seed: int = 1, workers: int = 1,
     tmp = str(path) + ".partial.npz"
     np.savez_compressed(tmp, **data)
     os.replace(tmp, path)
+    return data
+
+
+def read_data(path) -> dict:
+    """The arrays of a data file generate() wrote; ValueError naming the file if it is not one."""
+    files.check_regular(path, "policy data file (.npz)")
+    try:
+        with np.load(path, allow_pickle=False) as npz:
+            data = dict(npz)
+    except (OSError, ValueError, EOFError) as e:
+        raise ValueError(f"{path}: not a readable numpy data file ({e}); delete it to play its games again") from None
+    if "meta" not in data:
+        raise ValueError(f"{path}: not a {DATA_FORMAT} file (no meta); delete it to play its games again")
     return data
 
 
@@ -163,12 +182,12 @@ class PolicyModel(training.Mlp):
         doc = {"format": FORMAT, "name": name, "rules": str(rules), "action_features": ACTION_FEATURES,
                **self.fields()}
         if training:
-            doc["training"] = training
-        return json.dumps(doc, indent=1) + "\n"
+            doc["training"] = files.finite(training)
+        return weights_text(doc, name)
 
     @staticmethod
     def load(path) -> "PolicyModel":
-        return PolicyModel(_meeple.PolicyNet.load(str(path)).layers)
+        return PolicyModel(_meeple.PolicyNet.load(files.check_size(path, "policy file (.json)")).layers)
 
 
 def group_softmax(z: np.ndarray, first: np.ndarray) -> np.ndarray:
@@ -199,6 +218,16 @@ class FitConfig:
     weight_decay: float = 1e-5
     seed: int = 0
 
+    def check(self) -> None:
+        """Raises ValueError (or TypeError) naming the setting at fault."""
+        for h in self.hidden:
+            integer("hidden layer width", h, 1, _meeple.MlpEvaluator.MAX_WIDTH)
+        integer("epochs", self.epochs, 1)
+        integer("batch", self.batch, 1)
+        integer("seed", self.seed, 0, MAX_SEED)
+        real_number("lr", self.lr, 0)
+        real_number("weight_decay", self.weight_decay, 0)
+
 
 def fit(data: dict, config: FitConfig = FitConfig()) -> PolicyModel:
     """Trains a PolicyModel on the decisions of `data` (generate()'s arrays)."""
@@ -227,6 +256,8 @@ def split(data: dict, validation: float = 0.1) -> tuple[dict, dict]:
     """(training, validation) decisions: every 1/validation-th game (by index) is held out."""
     every = max(2, round(1 / validation))
     held_out = data["game"] % every == 0
+    if held_out.all():  # a few games, all held out: every game trains, none validates
+        held_out[:] = False
     return select_decisions(data, ~held_out), select_decisions(data, held_out)
 
 
@@ -264,7 +295,7 @@ def train_policy(out, rules, bot: str = "mcts:iterations=800", games: int = 200,
     out/report.json)."""
     if isinstance(rules, str):
         rules = _meeple.Rules.parse(rules)
-    os.makedirs(out, exist_ok=True)
+    config.check()
     data = generate(os.path.join(out, "data.npz"), rules, bot, games, seed, workers, progress, backend, address, batch)
     if len(data["game"]) == 0:
         raise ValueError("self-play kept no decision to learn from; play more games")
@@ -280,11 +311,8 @@ def train_policy(out, rules, bot: str = "mcts:iterations=800", games: int = 200,
     noted = {"bot": bot, "games": games, "seed": seed, "fit": config.__dict__ | {"hidden": list(config.hidden)},
              **({"command": command} if command else {})}
     name = os.path.basename(os.path.normpath(out))
-    with open(os.path.join(out, "policy.json"), "w") as f:
-        f.write(model.to_json(rules, name=name, **noted))
+    files.write_atomic(os.path.join(out, "policy.json"), model.to_json(rules, name=name, **noted))
     value, report["value_validation_loss"], report["shipped_value_validation_loss"] = fit_value(data, rules, seed=config.seed)
-    with open(os.path.join(out, "value.json"), "w") as f:
-        f.write(training.weights_json(value, rules, name=f"{name}-value", **noted))
-    with open(os.path.join(out, "report.json"), "w") as f:
-        json.dump(report, f, indent=1)
+    files.write_atomic(os.path.join(out, "value.json"), training.weights_json(value, rules, name=f"{name}-value", **noted))
+    files.write_atomic(os.path.join(out, "report.json"), files.dumps(files.finite(report), indent=1) + "\n")
     return report

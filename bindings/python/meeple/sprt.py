@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from .checks import integer, real_number
 from .tournament import bot_name, tournament, wilson
 
 
@@ -84,8 +85,13 @@ def sprt(new, old, *, elo0: float = 0.0, elo1: float = 30.0, alpha: float = 0.05
          workers: int = 1, out=None, report=None) -> SprtResult:
     """Plays `new` against `old` (bot specs or Players, two seats) in seat-swapped pairs until the test
     decides or `max_pairs` pairs are played. report(result) is called after each batch."""
-    if not elo1 > elo0:
+    if not real_number("elo1", elo1) > real_number("elo0", elo0):
         raise ValueError(f"elo1 ({elo1}) must be greater than elo0 ({elo0})")
+    for name, value in (("alpha", alpha), ("beta", beta)):
+        if real_number(name, value, 0, 1) in (0, 1):  # log(0) in the bounds
+            raise ValueError(f"{name} must be a probability strictly between 0 and 1, got {value}")
+    batch_pairs = integer("batch_pairs", batch_pairs, 1)  # 0 would never end
+    max_pairs = integer("max_pairs", max_pairs, 1)
     result = SprtResult(bot_name(new), bot_name(old), lower=math.log(beta / (1 - alpha)), upper=math.log((1 - beta) / alpha))
     pairs = 0
     while pairs < max_pairs and not result.accepted:

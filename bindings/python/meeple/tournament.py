@@ -13,12 +13,14 @@ by seed and seat order).
 """
 from __future__ import annotations
 
+import io
 import itertools
 import json
 import os
 from dataclasses import dataclass, field
 
-from . import _meeple, cluster
+from . import _meeple, cluster, files
+from .checks import MAX_SEED, integer, shown
 from ._meeple import wilson
 
 
@@ -30,6 +32,41 @@ class ScheduledGame:
 
     def names(self) -> tuple:
         return tuple(bot_name(b) for b in self.bots)
+
+
+MAX_GAMES = 1_000_000  # per call: the plan and the results are Python objects
+MAX_WORKERS = 1024     # C++ threads
+
+
+def check_bots(bots, what: str = "bots") -> list:
+    """`bots` as a list, each a bot spec (made once here, so that a bad spec fails before anything is
+    played or written) or a meeple.Player; TypeError or ValueError naming the bad one otherwise."""
+    if isinstance(bots, (str, bytes)) or not hasattr(bots, "__iter__"):
+        raise TypeError(f"{what} must be a list of bot specs or meeple.Player objects, got {shown(bots)}")
+    bots = list(bots)
+    for i, bot in enumerate(bots):
+        if isinstance(bot, str):
+            _meeple.make_player(bot, 0)  # ValueError naming the spec and what is wrong with it
+        elif not isinstance(bot, _meeple.Player):
+            raise TypeError(f"{what}[{i}] must be a bot spec (a string) or a meeple.Player, got {shown(bot)}")
+    return bots
+
+
+def checked_choice(bot, state, seat: int):
+    """bot.choose(state), checked: a bot (a Python one, typically) that returns something other than a
+    meeple.Action, or an action that is not legal, is an error naming the bot, its seat and what it gave."""
+    action = bot.choose(state)
+    if not isinstance(action, _meeple.Action):
+        raise TypeError(f"bot {bot_name(bot)} at seat {seat} returned {shown(action)} ({type(action).__name__}) "
+                        "from choose(), not a meeple.Action")
+    if not state.is_legal(action):
+        try:
+            state.copy().apply(action)  # for the engine's reason
+            why = "not legal"
+        except _meeple.RulesError as e:
+            why = str(e)
+        raise _meeple.RulesError(f"bot {bot_name(bot)} at seat {seat} chose {action!r}: {why}")
+    return action
 
 
 def bot_name(bot) -> str:
@@ -106,46 +143,108 @@ class TournamentResult:
         import csv
 
         rows = self.standings()
-        with open(path, "w", newline="") as f:
-            writer = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
-            writer.writeheader()
-            writer.writerows(rows)
+        text = io.StringIO()
+        writer = csv.DictWriter(text, fieldnames=list(rows[0].keys()))
+        writer.writeheader()
+        writer.writerows(rows)
+        files.write_atomic(path, text.getvalue(), newline="")
 
 
 def read_finished(path, rules=None, bots=None) -> dict:
-    """Finished games of a record file, by (seed, seat names). A torn last line, left by a run killed while
-    writing, is cut off so that appending starts on a fresh line. With `rules` and `bots` (names), a game
-    played under other rules or by another bot is an error saying what differs: the file belongs to another
-    tournament. (Games of other seeds are kept but not reported: a rerun may ask for fewer games.)"""
-    done = {}
+    """Finished games of a record file, by (seed, seat names), each checked before it is trusted: its
+    actions must replay under the rules to the scores it states, and its draws must be the tile order of
+    its seed (meeple.Dealer(seed)), so an edited score, action, seed or line is an error naming the line
+    (see check_record). A game may appear once. A torn last line, left by a run killed while writing, is
+    cut off so that appending starts on a fresh line. With `rules` and `bots` (names), a game played under
+    other rules or by another bot is an error saying what differs: the file belongs to another tournament.
+    (Games of other seeds are kept but not reported: a rerun may ask for fewer games.)"""
+    done, lines = {}, {}
     if not path or not os.path.exists(path):
         return done
-    if not os.path.isfile(path):
-        raise ValueError(f"out={path!r} is not a regular file; give a .jsonl file name")
     expected = record_rules(rules) if rules is not None else None
     names = set(bots) if bots is not None else None
-    with open(path, "rb+") as f:
-        complete = 0
-        for number, line in enumerate(f, 1):
-            if not line.endswith(b"\n"):
-                break
-            complete += len(line)
-            try:
-                record = json.loads(line)
-                key = (record["seed"], tuple(record["names"]))
-                done[key] = record["result"]["scores"]
-                played = {"players": record["players"], "rules": record["rules"]}
-            except (json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError) as e:
-                raise ValueError(f"{path}: line {number} is not a finished meeple-game/1 record ({e}); "
-                                 "use a new file or remove the line") from None
-            if expected is not None and played != expected:
-                raise ValueError(f"{path}: line {number} was played with rules {json.dumps(played)}, not this "
-                                 f"tournament's {json.dumps(expected)}; use another out file")
-            if names is not None and not set(key[1]) <= names:
-                raise ValueError(f"{path}: line {number} is a game of {list(key[1])}, not of this tournament's bots "
-                                 f"{sorted(names)}; use another out file")
-        f.truncate(complete)
+    complete = 0
+    for number, line in files.read_lines(path, "record file (.jsonl)"):
+        if not line.endswith(b"\n"):
+            break
+        complete += len(line)
+        if not line.strip():
+            continue
+        where = f"{path}: line {number}"
+        record = files.loads(line, where)
+        scores = check_record(line.decode(), record, where)
+        key = (record["seed"], tuple(record["names"]))
+        played = {"players": record["players"], "rules": record["rules"]}
+        if expected is not None and played != expected:
+            raise ValueError(f"{where} was played with rules {json.dumps(played)}, not this "
+                             f"tournament's {json.dumps(expected)}; use another out file")
+        if names is not None and not set(key[1]) <= names:
+            raise ValueError(f"{where} is a game of {list(key[1])}, not of this tournament's bots "
+                             f"{sorted(names)}; use another out file")
+        if key in lines:
+            raise ValueError(f"{where} is the game of line {lines[key]} again (seed {key[0]}, seats {list(key[1])}); "
+                             "one of them was edited or written twice: remove one")
+        lines[key] = number
+        done[key] = scores
+    if complete < os.path.getsize(path):
+        os.truncate(path, complete)
     return done
+
+
+def check_record(line: str, record, where: str) -> list:
+    """The final scores of a finished tournament game's record (its text and its JSON), once its actions
+    replay legally to the result it states and every draw is the one meeple.Dealer(seed) deals there, as
+    in the tournament's own games; ValueError starting with `where` otherwise. (The seats' names cannot be
+    checked this way: a game whose names were permuted into another seating of the same seed is caught only
+    when that seating's own game is in the file too, as a repeat.)"""
+    def refuse(why):
+        raise ValueError(f"{where} {why}; use a new file or remove the line") from None
+
+    if not isinstance(record, dict) or not isinstance(record.get("result"), dict) or "seed" not in record \
+            or not isinstance(record.get("names"), list):
+        refuse("is not a finished tournament record (meeple-game/1 with names, seed and result)")
+    try:
+        final = _meeple.replay(line)
+    except ValueError as e:
+        refuse(f"does not replay: {e}")
+    if record["seed"] < 0:
+        refuse(f"has seed {record['seed']}; a tournament's seeds are 0 or more")
+    if not final.is_terminal:
+        refuse("is not a finished game: its actions end before the game does")
+    state, dealer = _meeple.State(final.rules), _meeple.Dealer(record["seed"])
+    for i, recorded in enumerate(record["actions"]):
+        if "draw" in recorded and not state.is_chance:
+            state.apply(_meeple.Action.pass_())  # at the turn's start a draw stands for declining the abbey
+        if state.is_chance:
+            dealt = dealer.deal(state)
+            if dealt.tile != recorded["draw"]:
+                refuse(f"draws {recorded['draw']} at action {i}, where the tile order of its seed "
+                       f"{record['seed']} deals {dealt.tile}")
+            state.apply(dealt)
+            continue
+        action = recorded_action(state, recorded)
+        if action is None:
+            refuse(f"has action {i} {json.dumps(recorded)} in a form the tournament does not write")
+        state.apply(action)
+    return final.scores
+
+
+def recorded_action(state, recorded: dict):
+    """The legal action of `state` whose record form (meeple.action_json, without the seat) is `recorded`, or
+    None. A placement is found from its cell and rotation; other decisions have few legal actions."""
+    wanted = {k: v for k, v in recorded.items() if k != "p"}
+    try:
+        candidates = [_meeple.Action.place(*wanted["place"])] if "place" in wanted else state.legal_actions()
+    except (TypeError, ValueError):
+        return None
+    for action in candidates:
+        try:
+            form = _meeple.action_json(state, action)
+        except _meeple.RulesError:
+            continue
+        if form is not None and {k: v for k, v in form.items() if k != "p"} == wanted:
+            return action
+    return None
 
 
 def record_rules(rules) -> dict:
@@ -166,22 +265,29 @@ def tournament(bots, games: int = 100, players: int | None = None, expansions=()
     (None: the one this process is connected to, or a new local one); each task plays its games in C++, and
     the same seeds give the same records as the local backend.
     """
+    # Everything is checked before any file is made: a bad argument leaves nothing behind.
     cluster.check_backend(backend)
-    players = players or len(bots)
+    bots = check_bots(bots)
+    games = integer("games", games, 1, MAX_GAMES)
+    players = len(bots) if players is None else integer("players", players)
+    seed = integer("seed", seed, 0, MAX_SEED)
+    workers = integer("workers", workers, 1, MAX_WORKERS)
+    batch = integer("batch", batch, 1)
+    out = None if out is None else os.fspath(out)
     rules = _meeple.Rules(players=players, expansions=expansions, options=options or {})
-    plan = schedule(list(bots), games, players, seed)
+    plan = schedule(bots, games, players, seed)
     finished = read_finished(out, rules, [bot_name(b) for b in bots])
     todo = [g for g in plan if (g.seed, g.names()) not in finished]
     scores = {g.index: finished[(g.seed, g.names())] for g in plan if (g.seed, g.names()) in finished}
 
+    if out and os.path.dirname(out):
+        files.make_folder(os.path.dirname(out))
+    sink = open(out, "a") if out else None
     bar = None
     if progress:
         from tqdm import tqdm
 
         bar = tqdm(total=len(plan), initial=len(plan) - len(todo), unit="game", desc="tournament")
-    if out and os.path.dirname(out):
-        os.makedirs(os.path.dirname(out), exist_ok=True)
-    sink = open(out, "a") if out else None
 
     def finish(game: ScheduledGame, game_scores, record):
         scores[game.index] = list(game_scores)
@@ -216,7 +322,8 @@ def play_in_python(rules, game: ScheduledGame):
     state, dealer = _meeple.State(rules), _meeple.Dealer(game.seed)
     recorder = _meeple.RecordBuilder(rules, list(game.names()), game.seed)
     while not state.is_terminal:
-        action = dealer.deal(state) if state.is_chance else seats[state.current_player].choose(state)
+        action = dealer.deal(state) if state.is_chance else checked_choice(seats[state.current_player], state,
+                                                                            state.current_player)
         recorder.add(state, action)
         state.apply(action)
         for seat in seats:

@@ -24,18 +24,21 @@ from __future__ import annotations
 
 import csv
 import glob
-import json
+import io
+import math
 import os
+import re
 import shlex
-import shutil
 import sys
 from dataclasses import dataclass, replace
 
 import numpy as np
 
-from . import _meeple
+from . import _meeple, files
+from .checks import MAX_SEED, integer, real_number
 from .environment import parse_options
 from .sprt import elo_of, sprt
+from .tournament import MAX_GAMES, MAX_WORKERS
 
 FORMAT = "meeple-positions/1"
 WEIGHTS_FORMAT = "meeple-evaluator/1"
@@ -63,7 +66,11 @@ def generate(folder, rules, bots, games: int, seed: int = 1, chunk_games: int = 
         rules = _meeple.Rules.parse(rules)
     if len(bots) != rules.players:
         raise ValueError(f"{rules.players} seats need {rules.players} bot specs, got {len(bots)}: {bots}")
-    os.makedirs(folder, exist_ok=True)
+    games = integer("games", games, 0, MAX_GAMES)
+    seed = integer("seed", seed, 0, MAX_SEED - games)
+    chunk_games = integer("chunk_games", chunk_games, 1)
+    workers = integer("workers", workers, 1, MAX_WORKERS)
+    files.make_folder(folder)
     have = set()
     for path in chunk_files(folder):
         with open_chunk(path) as chunk:
@@ -116,9 +123,10 @@ def write_chunk(folder, rules, bots, ids, data) -> str:
 
 
 def open_chunk(path):
-    """np.load of a chunk, with errors that name the file."""
+    """np.load of a chunk (a regular file; never a pickle), with errors that name the file."""
+    files.check_regular(path, "numpy chunk (.npz)")
     try:
-        return np.load(path)
+        return np.load(path, allow_pickle=False)
     except (OSError, ValueError, EOFError) as e:
         raise ValueError(f"{path}: not a readable numpy chunk ({e}); delete it, and rerun to play its games again") from None
 
@@ -380,15 +388,22 @@ def predict(model, x: np.ndarray) -> np.ndarray:
     return as_model(model).predict(x)
 
 
-def loss(model, data: Positions) -> float:
-    """Mean squared error of the predicted score difference against the final one (points squared)."""
+def loss(model, data: Positions) -> float | None:
+    """Mean squared error of the predicted score difference against the final one (points squared); None
+    for no positions (an empty validation set: there is nothing to measure, and NaN is not JSON)."""
+    if len(data) == 0:
+        return None
     return float(np.mean((predict(model, design(data)) - outcome(data)) ** 2))
 
 
 def split(data: Positions, validation: float = 0.1) -> tuple[Positions, Positions]:
-    """(training, validation): every 1/validation-th game by id is held out, never split across the two."""
+    """(training, validation): every 1/validation-th game by id is held out, never split across the two.
+    A few games may all be held out: then every game trains and the validation set is empty."""
     every = max(2, round(1 / validation))
-    return data.select_games(lambda ids: ids % every != 0), data.select_games(lambda ids: ids % every == 0)
+    train, val = data.select_games(lambda ids: ids % every != 0), data.select_games(lambda ids: ids % every == 0)
+    if len(train.game_id) == 0:
+        return data, data.select_games(lambda ids: np.zeros(len(ids), bool))
+    return train, val
 
 
 # --- Weight files ---------------------------------------------------------------------------------------
@@ -399,9 +414,18 @@ def weights_json(model, rules, name: str, **training) -> str:
     model = as_model(model)
     doc = {"format": WEIGHTS_FORMAT, "kind": model.kind, "name": name, "rules": str(rules), "features": FEATURES,
            **model.fields()}
-    if training:
-        doc["training"] = {k: v for k, v in training.items() if v is not None}
-    return json.dumps(doc, indent=1) + "\n"
+    if training:  # notes: what was not computed (NaN included) is left out
+        doc["training"] = {k: v for k, v in files.finite(training).items() if v is not None}
+    return weights_text(doc, name)
+
+
+def weights_text(doc: dict, name: str) -> str:
+    """A weight file's text; ValueError if a weight is not a finite number (a fit that diverged), which no
+    JSON file can hold."""
+    try:
+        return files.dumps(doc, indent=1) + "\n"
+    except ValueError:
+        raise ValueError(f"the weights of {name!r} are not all finite numbers (the fit diverged?); nothing written") from None
 
 
 def digits(value) -> float:
@@ -410,13 +434,22 @@ def digits(value) -> float:
 
 
 def read_model(path):
-    """The model of a weight file, Linear or Mlp (the C++ loader checks the file)."""
-    evaluator = _meeple.make_evaluator(str(path))
+    """The model of a weight file, Linear or Mlp (the C++ loader checks the file's contents)."""
+    evaluator = _meeple.make_evaluator(files.check_size(path, "weight file (.json)"))
     if not isinstance(evaluator, _meeple.FittedEvaluator):
         raise ValueError(f"{path!r} is not a weight file (FILE.json); weights to start from or compare with must be one")
     if isinstance(evaluator, _meeple.MlpEvaluator):
         return Mlp(evaluator.layers)
     return Linear(evaluator.weights)
+
+
+def loads_as_weights(path) -> bool:
+    """Whether `path` is a weight file the evaluators load."""
+    try:
+        read_model(path)
+        return True
+    except (OSError, ValueError):
+        return False
 
 
 # --- The promotion loop ---------------------------------------------------------------------------------
@@ -426,10 +459,21 @@ COLUMNS = ["generation", "games", "positions", "train_loss", "val_loss", "curren
 
 
 def read_log(path) -> list[dict]:
+    """The rows of generations.csv (none if there is no file): generation 1, 2, ... each naming the weight
+    file that was current after it; ValueError naming the line otherwise."""
     if not os.path.exists(path):
         return []
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
+    try:
+        text = [line.decode("utf-8") for _, line in files.read_lines(path, "training log (generations.csv)")]
+        rows = list(csv.DictReader(text))
+    except (UnicodeDecodeError, csv.Error) as e:
+        raise ValueError(f"{path}: not a training log ({e}); remove it to start the generations again") from None
+    for number, row in enumerate(rows, 2):
+        if set(row) != set(COLUMNS) or row["generation"] != str(number - 1) or None in row.values() \
+                or not re.fullmatch(r"gen-[0-9]+\.json", row["current"]):
+            raise ValueError(f"{path}: line {number} is not generation {number - 1}'s row of a training log "
+                             f"(columns {COLUMNS}); remove the line and what follows to play from there again")
+    return rows
 
 
 @dataclass(frozen=True)
@@ -459,7 +503,22 @@ class TrainConfig:
     start: str | None = None      # weights of generation 0 (default: the hand-tuned ones)
 
     def check(self) -> None:
-        """Raises ValueError naming the setting at fault."""
+        """Raises ValueError (or TypeError) naming the setting at fault."""
+        integer("players", self.players, 2, _meeple.MAX_PLAYERS)
+        integer("generations", self.generations, 1)
+        integer("games", self.games, 1, MAX_GAMES)
+        integer("window", self.window, 1)
+        integer("batch_pairs", self.batch_pairs, 1)
+        integer("max_pairs", self.max_pairs, 1)
+        integer("workers", self.workers, 1, MAX_WORKERS)
+        # Generation g plays from seed + 1,000,000 g: the last one must still be a seed.
+        integer("seed", self.seed, 0, MAX_SEED - 1_000_000 * (self.generations + 1))
+        real_number("lam", self.lam, 0, 1)
+        real_number("alpha", self.alpha, 0)
+        if not real_number("elo1", self.elo1) > real_number("elo0", self.elo0):
+            raise ValueError(f"elo1 ({self.elo1}) must be greater than elo0 ({self.elo0})")
+        if self.start is not None:
+            files.check_size(self.start, "weight file (.json)")
         if self.method not in ("ridge", "td", "mlp"):
             raise ValueError(f"method must be 'ridge', 'td' or 'mlp', not {self.method!r}")
         if self.shrink_to not in ("current", "zero"):
@@ -469,11 +528,12 @@ class TrainConfig:
             raise ValueError(f"cannot freeze unknown features {unknown}; the features are {FEATURES}")
         if self.method == "mlp" and self.frozen:
             raise ValueError("--freeze applies to linear weights (methods ridge and td), not to an mlp")
-        if self.method == "mlp" and not all(1 <= h <= _meeple.MlpEvaluator.MAX_WIDTH for h in self.hidden):
-            raise ValueError(f"hidden layer widths must be 1 to {_meeple.MlpEvaluator.MAX_WIDTH}, got {list(self.hidden)}")
+        for h in self.hidden:
+            integer("hidden layer width", h, 1, _meeple.MlpEvaluator.MAX_WIDTH)
         for template in (self.selfplay_bot, self.match_bot):
             if "{weights}" not in template:
                 raise ValueError(f"bot template {template!r} must contain {{weights}}, e.g. 'heuristic:eval={{weights}}'")
+            _meeple.make_player(template.format(weights="handtuned"), 0)  # a bad spec fails before any file is made
 
     def fit(self, data: Positions, current, generation: int):
         """The method's model fitted to `data`, starting from the current model."""
@@ -512,16 +572,16 @@ def train(out, config: TrainConfig | None = None, *, progress: bool = True, log=
     config = replace(config or TrainConfig(), **settings)
     config.check()
     rules = _meeple.Rules(players=config.players, expansions=config.expansions, options=config.options or {})
+    start = read_model(config.start) if config.start else None  # a bad file fails before the folder is made
     out = os.path.normpath(out)  # "runs/x/" and "runs/x" name the same bots
-    os.makedirs(out, exist_ok=True)
+    files.make_folder(out)
     first = os.path.join(out, "gen-0.json")
-    if not os.path.exists(first):
-        if config.start:
-            text = weights_json(read_model(config.start), rules, "gen-0", started_from=str(config.start))
+    if not loads_as_weights(first):  # missing, or left unreadable by an earlier version: written again
+        if start is not None:
+            text = weights_json(start, rules, "gen-0", started_from=str(config.start))
         else:
             text = weights_json(np.array(_meeple.make_evaluator("handtuned").weights), rules, "handtuned")
-        with open(first, "w") as f:
-            f.write(text)
+        files.write_atomic(first, text)
     log_path = os.path.join(out, "generations.csv")
     rows = read_log(log_path)
     current = rows[-1]["current"] if rows else "gen-0.json"  # file name in `out`
@@ -529,15 +589,15 @@ def train(out, config: TrainConfig | None = None, *, progress: bool = True, log=
         row = run_generation(out, rules, generation, os.path.join(out, current), config, progress=progress,
                              command=command or shlex.join(sys.argv))
         current = row["current"]
-        rows.append({k: str(v) for k, v in row.items()})
-        with open(log_path + ".tmp", "w", newline="") as f:
-            writer = csv.DictWriter(f, fieldnames=COLUMNS)
-            writer.writeheader()
-            writer.writerows(rows)
-        os.replace(log_path + ".tmp", log_path)
+        rows.append({k: "" if v is None else str(v) for k, v in row.items()})  # "": not computed
+        text = io.StringIO()
+        writer = csv.DictWriter(text, fieldnames=COLUMNS)
+        writer.writeheader()
+        writer.writerows(rows)
+        files.write_atomic(log_path, text.getvalue(), newline="")
         plot_generations(rows, os.path.join(out, "generations.png"), title=f"training: {rules}")
         log(format_row(rows[-1]))
-    shutil.copyfile(os.path.join(out, current), os.path.join(out, "best.json"))
+    files.copy_atomic(os.path.join(out, current), os.path.join(out, "best.json"))
     return rows
 
 
@@ -554,10 +614,10 @@ def run_generation(out, rules, generation: int, current: str, config: TrainConfi
     row = {"generation": generation, "games": len(train_set.game_id) + len(val_set.game_id),
            "positions": len(train_set) + len(val_set), "train_loss": loss(model, train_set),
            "val_loss": loss(model, val_set), "current_val_loss": loss(current_model, val_set)}
-    with open(candidate, "w") as f:
-        f.write(weights_json(model, rules, f"gen-{generation}", **config.noted(), generation=generation,
-                             games=row["games"], positions=row["positions"], train_loss=round(row["train_loss"], 3),
-                             val_loss=round(row["val_loss"], 3), command=command))
+    files.write_atomic(candidate, weights_json(
+        model, rules, f"gen-{generation}", **config.noted(), generation=generation, games=row["games"],
+        positions=row["positions"], train_loss=rounded(row["train_loss"]), val_loss=rounded(row["val_loss"]),
+        command=command))
     match = sprt(config.match_bot.format(weights=candidate), config.match_bot.format(weights=current),
                  elo0=config.elo0, elo1=config.elo1, batch_pairs=config.batch_pairs, max_pairs=config.max_pairs,
                  expansions=rules.expansions, options=rules_options(rules),
@@ -570,15 +630,29 @@ def run_generation(out, rules, generation: int, current: str, config: TrainConfi
                   "promoted": int(promoted), "current": os.path.basename(candidate if promoted else current)}
 
 
+def rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 3)
+
+
 def rules_options(rules) -> dict:
     """The non-default options of `rules`, as the tournament takes them."""
     return parse_options(word for word in str(rules).split()[1:] if not word.startswith("expansions="))
 
 
+def logged_number(text) -> float:
+    """A number of the log ("" or None, not computed: NaN, which tables print as "-" and plots skip)."""
+    return math.nan if text in ("", None) else float(text)
+
+
+def one_decimal(x: float) -> str:
+    return "-" if math.isnan(x) else f"{x:.1f}"
+
+
 def format_row(row: dict) -> str:
-    f = {k: float(row[k]) for k in ("val_loss", "current_val_loss", "score", "score_lo", "score_hi", "elo")}
-    return (f"generation {row['generation']}: {row['positions']} positions, validation loss {f['val_loss']:.1f} "
-            f"(current {f['current_val_loss']:.1f}); match {row['match_games']} games, score {100 * f['score']:.1f}% "
+    f = {k: logged_number(row[k]) for k in ("val_loss", "current_val_loss", "score", "score_lo", "score_hi", "elo")}
+    return (f"generation {row['generation']}: {row['positions']} positions, validation loss "
+            f"{one_decimal(f['val_loss'])} (current {one_decimal(f['current_val_loss'])}); "
+            f"match {row['match_games']} games, score {100 * f['score']:.1f}% "
             f"[{100 * f['score_lo']:.1f}, {100 * f['score_hi']:.1f}], elo {signed(f['elo'])}, SPRT {row['verdict']}: "
             + ("promoted" if row["promoted"] in ("1", 1) else "not promoted"))
 
@@ -593,8 +667,8 @@ def generations_table(rows) -> str:
     lines = ["| gen | positions | val loss | current's val loss | match games | score [95%] | Elo [95%] | SPRT | promoted |",
              "| ---: | ---: | ---: | ---: | ---: | --- | --- | --- | --- |"]
     for r in rows:
-        f = {k: float(r[k]) for k in ("val_loss", "current_val_loss", "score", "score_lo", "score_hi", "elo", "elo_lo", "elo_hi")}
-        lines.append(f"| {r['generation']} | {r['positions']} | {f['val_loss']:.1f} | {f['current_val_loss']:.1f} | "
+        f = {k: logged_number(r[k]) for k in ("val_loss", "current_val_loss", "score", "score_lo", "score_hi", "elo", "elo_lo", "elo_hi")}
+        lines.append(f"| {r['generation']} | {r['positions']} | {one_decimal(f['val_loss'])} | {one_decimal(f['current_val_loss'])} | "
                      f"{r['match_games']} | {100 * f['score']:.1f}% [{100 * f['score_lo']:.1f}, {100 * f['score_hi']:.1f}] | "
                      f"{signed(f['elo'])} [{signed(f['elo_lo'])}, {signed(f['elo_hi'])}] | {r['verdict']} | "
                      f"{'yes' if r['promoted'] in ('1', 1) else 'no'} |")
@@ -609,8 +683,8 @@ def plot_generations(rows, path, title="training") -> None:
     import matplotlib.pyplot as plt
 
     gen = [int(r["generation"]) for r in rows]
-    val = [float(r["val_loss"]) for r in rows]
-    cur = [float(r["current_val_loss"]) for r in rows]
+    val = [logged_number(r["val_loss"]) for r in rows]
+    cur = [logged_number(r["current_val_loss"]) for r in rows]
     elo = np.array([float(r["elo"]) for r in rows])
     lo, hi = np.array([float(r["elo_lo"]) for r in rows]), np.array([float(r["elo_hi"]) for r in rows])
     promoted = [r["promoted"] in ("1", 1) for r in rows]
