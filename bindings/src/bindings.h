@@ -19,5 +19,6 @@ class RulesViolation : public std::runtime_error {
 void init_game(py::module_& m);     // Rules, Action, State, Dealer, records (game.cpp)
 void init_players(py::module_& m);  // players, evaluators, batch play (players.cpp)
 void init_observation(py::module_& m);  // board planes, action encoding (observation.cpp)
+void init_encoding(py::module_& m);     // the board encoding and the vectorized environment (encoding.cpp)
 
 }  // namespace meeple::python

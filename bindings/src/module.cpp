@@ -8,4 +8,5 @@ PYBIND11_MODULE(_meeple, m) {
   meeple::python::init_game(m);
   meeple::python::init_players(m);
   meeple::python::init_observation(m);
+  meeple::python::init_encoding(m);
 }
