@@ -1,4 +1,5 @@
 // The game API in Python: Rules, Action, State, Dealer, records.
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <sstream>
@@ -93,22 +94,44 @@ void apply_checked(State& s, Action a) {
   if (!error.empty()) throw RulesViolation(a.to_string() + ": " + error);
 }
 
-// Pickles: the state's bytes behind a header naming the format, so a pickle from another build (other
-// capacities or layout) is refused instead of misread.
-constexpr const char* kPickleTag = "meeple-state/3";  // 2: fields grouped by concern; 3: a table of figure strengths
+// Pickles: "TAG:SIZE:CRC:" and the state's bytes. The tag and size name the format, so a pickle from
+// another build (other capacities or layout) is refused instead of misread. The CRC-32 of the bytes (zlib's,
+// through Python's zlib module, which every CPython has) is checked before anything else reads them: a
+// pickle changed in storage or transit may still pass every check of the state (a score, a count of tiles
+// left) and load as another, consistent state; with the checksum it is refused.
+constexpr const char* kPickleTag = "meeple-state/4";  // 2: fields grouped by concern; 3: a table of figure
+                                                     // strengths; 4: the CRC-32
+constexpr size_t kCrcDigits = 8;
+
+std::string crc32_hex(std::string_view bytes) {
+  const auto view = py::memoryview::from_memory(bytes.data(), static_cast<py::ssize_t>(bytes.size()));
+  const auto crc = py::module_::import("zlib").attr("crc32")(view).cast<uint32_t>();
+  char text[kCrcDigits + 1];
+  std::snprintf(text, sizeof text, "%08x", crc);
+  return text;
+}
+
+std::string pickle_head() { return std::string(kPickleTag) + ":" + std::to_string(sizeof(State)) + ":"; }
 
 py::bytes state_bytes(const State& s) {
-  return py::bytes(std::string(kPickleTag) + ":" + std::to_string(sizeof(State)) + ":" + s.to_bytes());
+  const std::string bytes = s.to_bytes();
+  return py::bytes(pickle_head() + crc32_hex(bytes) + ":" + bytes);
 }
 
 State state_from_bytes(const py::bytes& data) {
   const std::string in = data;
-  const std::string head = std::string(kPickleTag) + ":" + std::to_string(sizeof(State)) + ":";
-  if (in.size() != head.size() + sizeof(State) || in.compare(0, head.size(), head) != 0)
-    throw std::invalid_argument("not a pickled meeple State of this build (expected " + head + " and " +
+  const std::string head = pickle_head();
+  const size_t body = head.size() + kCrcDigits + 1;
+  if (in.size() != body + sizeof(State) || in.compare(0, head.size(), head) != 0 || in[body - 1] != ':')
+    throw std::invalid_argument("not a pickled meeple State of this build (expected " + head + "CRC:" + " and " +
                                 std::to_string(sizeof(State)) + " bytes)");
+  const std::string_view bytes = std::string_view(in).substr(body);
+  if (const std::string crc = crc32_hex(bytes); in.compare(head.size(), kCrcDigits, crc) != 0)
+    throw std::invalid_argument("a corrupted State pickle: its checksum says " +
+                                std::string(py::repr(py::bytes(in.substr(head.size(), kCrcDigits)))) +
+                                ", but the CRC-32 of its bytes is " + crc);
   try {  // bytes of this build's layout may still be corrupt: they are checked before anything reads them
-    return State::from_bytes(std::string_view(in).substr(head.size()));
+    return State::from_bytes(bytes);
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(std::string("a corrupted State pickle: ") + e.what());
   }
