@@ -137,6 +137,51 @@ State state_from_bytes(const py::bytes& data) {
   }
 }
 
+// RecordBuilder for Python. C++ game loops add each action to the state it is applied to by construction;
+// from Python both come from the caller, so each call is checked against the position the record has
+// reached (an illegal action would be written with unknown locations, and another position's action would
+// give a record that does not replay), and a refused call leaves the record as it was.
+class CheckedRecordBuilder {
+ public:
+  CheckedRecordBuilder(const Rules& rules, std::vector<std::string> names, std::optional<int64_t> seed)
+      : builder_(rules, std::move(names), seed), next_(rules) {}
+
+  void add(const State& before, Action a) {
+    require_next(before, "add");
+    State after = before;
+    apply_checked(after, a);  // RulesError, as State.apply
+    builder_.add(before, a);
+    next_ = std::move(after);
+    ++added_;
+  }
+
+  std::string finish(const State& final_state) {
+    require_next(final_state, "finish");
+    return builder_.finish_line(final_state);
+  }
+
+ private:
+  static std::string describe(const State& s) {
+    return "phase " + std::string(to_string(s.phase())) + ", " + std::to_string(s.num_tiles()) + " tiles on the board, " +
+           std::to_string(s.tiles_left()) + " left";
+  }
+
+  void require_next(const State& s, const char* call) const {
+    const std::string where = std::string("RecordBuilder.") + call + ": ";
+    if (!(s.rules() == next_.rules()))
+      throw std::invalid_argument(where + "the state is a game of rules '" + s.rules().to_string() + "', the record's are '" +
+                                  next_.rules().to_string() + "'");
+    if (!(s == next_))
+      throw std::invalid_argument(where + "the state (" + describe(s) + ") is not the position the " + std::to_string(added_) +
+                                  " actions added so far lead to (" + describe(next_) +
+                                  "); add every action, draws included, to the state it is applied to");
+  }
+
+  RecordBuilder builder_;
+  State next_;  // the position after the actions added so far: the only one an action or the end may follow
+  int added_ = 0;
+};
+
 }  // namespace
 
 void init_game(py::module_& m) {
@@ -362,15 +407,18 @@ to draw instead of placing the abbey, which records have no form of its own for.
                                                  : "record action " + std::to_string(e.action()) + ": " + e.what());
     }
   }, py::arg("record"), py::arg("check_result") = true,
-        "The final state of a meeple-game/1 record (a JSON string); ValueError naming the bad action otherwise.");
+        "The final state of a meeple-game/1 record (JSON text: str or UTF-8 bytes); ValueError naming the bad action otherwise.");
 
-  py::class_<RecordBuilder>(m, "RecordBuilder", "Writes a meeple-game/1 record while a game is played.")
-      .def(py::init([](const Rules& rules, std::vector<std::string> names, std::optional<int64_t> seed) {
-        return RecordBuilder(rules, std::move(names), seed);
-      }), py::arg("rules"), py::arg("names") = std::vector<std::string>{}, py::arg("seed") = py::none())
-      .def("add", &RecordBuilder::add, py::arg("before"), py::arg("action"), "Call before applying each action.")
-      .def("finish", [](RecordBuilder& b, const State& s) { return b.finish_line(s); }, py::arg("final_state"),
-           "The record as one JSON line, with the scores as its result.");
+  py::class_<CheckedRecordBuilder>(m, "RecordBuilder", R"doc(Writes a meeple-game/1 record while a game is played.
+
+add(before, action) before applying each action, draws included, to `before`: RulesError for an action not
+legal there, ValueError for a state that is not the position the actions added so far lead to (or of other
+rules); the record is left as it was.)doc")
+      .def(py::init<const Rules&, std::vector<std::string>, std::optional<int64_t>>(), py::arg("rules"),
+           py::arg("names") = std::vector<std::string>{}, py::arg("seed") = py::none())
+      .def("add", &CheckedRecordBuilder::add, py::arg("before"), py::arg("action"), "Call before applying each action.")
+      .def("finish", &CheckedRecordBuilder::finish, py::arg("final_state"),
+           "The record as one JSON line, with the scores as its result (when the game is over).");
 }
 
 }  // namespace meeple::python
