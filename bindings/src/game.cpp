@@ -27,28 +27,42 @@ std::vector<std::string> expansion_names(uint8_t mask) {
   return out;
 }
 
+// Strings from a list, tuple or set of them; TypeError naming `what` otherwise.
+std::vector<std::string> string_list(const py::handle& value, const std::string& what) {
+  const bool listlike = py::isinstance<py::list>(value) || py::isinstance<py::tuple>(value) || py::isinstance<py::set>(value) ||
+                        py::isinstance<py::frozenset>(value);
+  if (!listlike) throw py::type_error(what + " must be a list of strings, got " + describe(value));
+  std::vector<std::string> out;
+  for (const py::handle item : value) {
+    if (!py::isinstance<py::str>(item)) throw py::type_error(what + " must be a list of strings, but holds " + describe(item));
+    out.push_back(utf8_text(item, what));
+  }
+  return out;
+}
+
 // expansions: a list of names, or one string of comma-separated names ("river2,count").
 Rules make_rules(int64_t players, const py::object& expansions, const py::dict& options) {
   Rules r;
   r.players = checked_field<uint8_t>(players, "players", 2, kMaxPlayers);
   std::vector<std::string> names;
   if (py::isinstance<py::str>(expansions)) {
-    std::stringstream in(expansions.cast<std::string>());
+    std::stringstream in(utf8_text(expansions, "expansions"));
     for (std::string name; std::getline(in, name, ',');)
       if (!name.empty()) names.push_back(name);
   } else {
-    names = expansions.cast<std::vector<std::string>>();
+    names = string_list(expansions, "expansions");
   }
   for (const std::string& e : names) r.add_expansion(e);
   for (const auto& [key, value] : options) {
-    const std::string name = py::str(key);
+    if (!py::isinstance<py::str>(key)) throw py::type_error("options: a key must be an option name (str), got " + describe(key));
+    const std::string name = utf8_text(key, "option name");
     if (py::isinstance<py::str>(value)) {
-      r.set_option(name, value.cast<std::string>());
-    } else if (py::isinstance<py::list>(value) || py::isinstance<py::tuple>(value) || py::isinstance<py::set>(value)) {
-      r.set_option(name, value.cast<std::vector<std::string>>());
+      r.set_option(name, utf8_text(value, "option " + name));
+    } else if (py::isinstance<py::list>(value) || py::isinstance<py::tuple>(value) || py::isinstance<py::set>(value) ||
+               py::isinstance<py::frozenset>(value)) {
+      r.set_option(name, string_list(value, "option " + name));
     } else {
-      throw py::type_error("option " + name + ": expected a string (or a list of strings for a set option), got " +
-                           std::string(py::str(value.get_type().attr("__name__"))));
+      throw py::type_error("option " + name + ": expected a string (or a list of strings for a set option), got " + describe(value));
     }
   }
   r.validate();
@@ -185,8 +199,6 @@ class CheckedRecordBuilder {
 }  // namespace
 
 void init_game(py::module_& m) {
-  py::register_exception<RulesViolation>(m, "RulesError", PyExc_Exception);
-
   m.def("tile_ids", [] {
     std::vector<std::string> ids;
     for (const TileType& t : TileCatalog::get().tiles()) ids.push_back(t.id);
@@ -399,7 +411,8 @@ apply() raises RulesError for an illegal action and leaves the state unchanged.)
         R"doc(The record form (meeple-game/1) of a legal action in the state it applies to, as a dict: e.g.
 {"deploy": {"figure": "follower", "at": "NL"}, "p": 0}, locations in the board's frame. None for choosing
 to draw instead of placing the abbey, which records have no form of its own for. RulesError if illegal.)doc");
-  m.def("replay", [](const std::string& text, bool check_result) {
+  m.def("replay", [](const py::object& record, bool check_result) {
+    const std::string text = utf8_text(record, "record");
     try {
       return replay(parse_record(text), check_result);
     } catch (const RecordError& e) {
