@@ -2,6 +2,7 @@
 #pragma once
 
 #include <stdexcept>
+#include <string>
 
 #include <pybind11/pybind11.h>
 
@@ -16,9 +17,19 @@ class RulesViolation : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+void init_errors(py::module_& m);  // RulesError; C++ exceptions' text made valid UTF-8 (errors.cpp)
 void init_game(py::module_& m);     // Rules, Action, State, Dealer, records (game.cpp)
 void init_players(py::module_& m);  // players, evaluators, batch play (players.cpp)
 void init_observation(py::module_& m);  // board planes, action encoding (observation.cpp)
 void init_encoding(py::module_& m);     // the board encoding and the vectorized environment (encoding.cpp)
+// Wraps every function and method of the module so that arguments pybind11 cannot convert get a TypeError
+// (ValueError for an integer out of range) naming the argument and the type expected (errors.cpp). Last.
+void check_arguments(py::module_& m);
+
+// A value as messages quote it: its type and a shortened repr ("int 5", "str 'abc'", "None").
+std::string describe(py::handle value);
+// The UTF-8 text of a str or bytes argument; ValueError naming `what` and the offset of a byte (or a
+// character) that is not UTF-8, TypeError for other types.
+std::string utf8_text(py::handle value, const std::string& what);
 
 }  // namespace meeple::python

@@ -1,4 +1,5 @@
 // The game API in Python: Rules, Action, State, Dealer, records.
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <sstream>
@@ -26,28 +27,42 @@ std::vector<std::string> expansion_names(uint8_t mask) {
   return out;
 }
 
+// Strings from a list, tuple or set of them; TypeError naming `what` otherwise.
+std::vector<std::string> string_list(const py::handle& value, const std::string& what) {
+  const bool listlike = py::isinstance<py::list>(value) || py::isinstance<py::tuple>(value) || py::isinstance<py::set>(value) ||
+                        py::isinstance<py::frozenset>(value);
+  if (!listlike) throw py::type_error(what + " must be a list of strings, got " + describe(value));
+  std::vector<std::string> out;
+  for (const py::handle item : value) {
+    if (!py::isinstance<py::str>(item)) throw py::type_error(what + " must be a list of strings, but holds " + describe(item));
+    out.push_back(utf8_text(item, what));
+  }
+  return out;
+}
+
 // expansions: a list of names, or one string of comma-separated names ("river2,count").
 Rules make_rules(int64_t players, const py::object& expansions, const py::dict& options) {
   Rules r;
   r.players = checked_field<uint8_t>(players, "players", 2, kMaxPlayers);
   std::vector<std::string> names;
   if (py::isinstance<py::str>(expansions)) {
-    std::stringstream in(expansions.cast<std::string>());
+    std::stringstream in(utf8_text(expansions, "expansions"));
     for (std::string name; std::getline(in, name, ',');)
       if (!name.empty()) names.push_back(name);
   } else {
-    names = expansions.cast<std::vector<std::string>>();
+    names = string_list(expansions, "expansions");
   }
   for (const std::string& e : names) r.add_expansion(e);
   for (const auto& [key, value] : options) {
-    const std::string name = py::str(key);
+    if (!py::isinstance<py::str>(key)) throw py::type_error("options: a key must be an option name (str), got " + describe(key));
+    const std::string name = utf8_text(key, "option name");
     if (py::isinstance<py::str>(value)) {
-      r.set_option(name, value.cast<std::string>());
-    } else if (py::isinstance<py::list>(value) || py::isinstance<py::tuple>(value) || py::isinstance<py::set>(value)) {
-      r.set_option(name, value.cast<std::vector<std::string>>());
+      r.set_option(name, utf8_text(value, "option " + name));
+    } else if (py::isinstance<py::list>(value) || py::isinstance<py::tuple>(value) || py::isinstance<py::set>(value) ||
+               py::isinstance<py::frozenset>(value)) {
+      r.set_option(name, string_list(value, "option " + name));
     } else {
-      throw py::type_error("option " + name + ": expected a string (or a list of strings for a set option), got " +
-                           std::string(py::str(value.get_type().attr("__name__"))));
+      throw py::type_error("option " + name + ": expected a string (or a list of strings for a set option), got " + describe(value));
     }
   }
   r.validate();
@@ -93,32 +108,97 @@ void apply_checked(State& s, Action a) {
   if (!error.empty()) throw RulesViolation(a.to_string() + ": " + error);
 }
 
-// Pickles: the state's bytes behind a header naming the format, so a pickle from another build (other
-// capacities or layout) is refused instead of misread.
-constexpr const char* kPickleTag = "meeple-state/3";  // 2: fields grouped by concern; 3: a table of figure strengths
+// Pickles: "TAG:SIZE:CRC:" and the state's bytes. The tag and size name the format, so a pickle from
+// another build (other capacities or layout) is refused instead of misread. The CRC-32 of the bytes (zlib's,
+// through Python's zlib module, which every CPython has) is checked before anything else reads them: a
+// pickle changed in storage or transit may still pass every check of the state (a score, a count of tiles
+// left) and load as another, consistent state; with the checksum it is refused.
+constexpr const char* kPickleTag = "meeple-state/4";  // 2: fields grouped by concern; 3: a table of figure
+                                                     // strengths; 4: the CRC-32
+constexpr size_t kCrcDigits = 8;
+
+std::string crc32_hex(std::string_view bytes) {
+  const auto view = py::memoryview::from_memory(bytes.data(), static_cast<py::ssize_t>(bytes.size()));
+  const auto crc = py::module_::import("zlib").attr("crc32")(view).cast<uint32_t>();
+  char text[kCrcDigits + 1];
+  std::snprintf(text, sizeof text, "%08x", crc);
+  return text;
+}
+
+std::string pickle_head() { return std::string(kPickleTag) + ":" + std::to_string(sizeof(State)) + ":"; }
 
 py::bytes state_bytes(const State& s) {
-  return py::bytes(std::string(kPickleTag) + ":" + std::to_string(sizeof(State)) + ":" + s.to_bytes());
+  const std::string bytes = s.to_bytes();
+  return py::bytes(pickle_head() + crc32_hex(bytes) + ":" + bytes);
 }
 
 State state_from_bytes(const py::bytes& data) {
   const std::string in = data;
-  const std::string head = std::string(kPickleTag) + ":" + std::to_string(sizeof(State)) + ":";
-  if (in.size() != head.size() + sizeof(State) || in.compare(0, head.size(), head) != 0)
-    throw std::invalid_argument("not a pickled meeple State of this build (expected " + head + " and " +
+  const std::string head = pickle_head();
+  const size_t body = head.size() + kCrcDigits + 1;
+  if (in.size() != body + sizeof(State) || in.compare(0, head.size(), head) != 0 || in[body - 1] != ':')
+    throw std::invalid_argument("not a pickled meeple State of this build (expected " + head + "CRC:" + " and " +
                                 std::to_string(sizeof(State)) + " bytes)");
+  const std::string_view bytes = std::string_view(in).substr(body);
+  if (const std::string crc = crc32_hex(bytes); in.compare(head.size(), kCrcDigits, crc) != 0)
+    throw std::invalid_argument("a corrupted State pickle: its checksum says " +
+                                std::string(py::repr(py::bytes(in.substr(head.size(), kCrcDigits)))) +
+                                ", but the CRC-32 of its bytes is " + crc);
   try {  // bytes of this build's layout may still be corrupt: they are checked before anything reads them
-    return State::from_bytes(std::string_view(in).substr(head.size()));
+    return State::from_bytes(bytes);
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(std::string("a corrupted State pickle: ") + e.what());
   }
 }
 
+// RecordBuilder for Python. C++ game loops add each action to the state it is applied to by construction;
+// from Python both come from the caller, so each call is checked against the position the record has
+// reached (an illegal action would be written with unknown locations, and another position's action would
+// give a record that does not replay), and a refused call leaves the record as it was.
+class CheckedRecordBuilder {
+ public:
+  CheckedRecordBuilder(const Rules& rules, std::vector<std::string> names, std::optional<int64_t> seed)
+      : builder_(rules, std::move(names), seed), next_(rules) {}
+
+  void add(const State& before, Action a) {
+    require_next(before, "add");
+    State after = before;
+    apply_checked(after, a);  // RulesError, as State.apply
+    builder_.add(before, a);
+    next_ = std::move(after);
+    ++added_;
+  }
+
+  std::string finish(const State& final_state) {
+    require_next(final_state, "finish");
+    return builder_.finish_line(final_state);
+  }
+
+ private:
+  static std::string describe(const State& s) {
+    return "phase " + std::string(to_string(s.phase())) + ", " + std::to_string(s.num_tiles()) + " tiles on the board, " +
+           std::to_string(s.tiles_left()) + " left";
+  }
+
+  void require_next(const State& s, const char* call) const {
+    const std::string where = std::string("RecordBuilder.") + call + ": ";
+    if (!(s.rules() == next_.rules()))
+      throw std::invalid_argument(where + "the state is a game of rules '" + s.rules().to_string() + "', the record's are '" +
+                                  next_.rules().to_string() + "'");
+    if (!(s == next_))
+      throw std::invalid_argument(where + "the state (" + describe(s) + ") is not the position the " + std::to_string(added_) +
+                                  " actions added so far lead to (" + describe(next_) +
+                                  "); add every action, draws included, to the state it is applied to");
+  }
+
+  RecordBuilder builder_;
+  State next_;  // the position after the actions added so far: the only one an action or the end may follow
+  int added_ = 0;
+};
+
 }  // namespace
 
 void init_game(py::module_& m) {
-  py::register_exception<RulesViolation>(m, "RulesError", PyExc_Exception);
-
   m.def("tile_ids", [] {
     std::vector<std::string> ids;
     for (const TileType& t : TileCatalog::get().tiles()) ids.push_back(t.id);
@@ -258,7 +338,7 @@ apply() raises RulesError for an illegal action and leaves the state unchanged.)
         return v;
       }, "Seats with the highest score (ties share the win); meaningful when terminal.")
       .def("remaining_tiles", [](const State& s) {
-        py::array_t<int32_t> out(TileCatalog::get().size());
+        py::array_t<int32_t> out(std::vector<py::ssize_t>{TileCatalog::get().size()});  // a shape, see legal_action_mask
         auto v = out.mutable_unchecked<1>();
         for (int t = 0; t < TileCatalog::get().size(); ++t) v(t) = s.remaining(t);
         return out;
@@ -331,7 +411,8 @@ apply() raises RulesError for an illegal action and leaves the state unchanged.)
         R"doc(The record form (meeple-game/1) of a legal action in the state it applies to, as a dict: e.g.
 {"deploy": {"figure": "follower", "at": "NL"}, "p": 0}, locations in the board's frame. None for choosing
 to draw instead of placing the abbey, which records have no form of its own for. RulesError if illegal.)doc");
-  m.def("replay", [](const std::string& text, bool check_result) {
+  m.def("replay", [](const py::object& record, bool check_result) {
+    const std::string text = utf8_text(record, "record");
     try {
       return replay(parse_record(text), check_result);
     } catch (const RecordError& e) {
@@ -339,15 +420,18 @@ to draw instead of placing the abbey, which records have no form of its own for.
                                                  : "record action " + std::to_string(e.action()) + ": " + e.what());
     }
   }, py::arg("record"), py::arg("check_result") = true,
-        "The final state of a meeple-game/1 record (a JSON string); ValueError naming the bad action otherwise.");
+        "The final state of a meeple-game/1 record (JSON text: str or UTF-8 bytes); ValueError naming the bad action otherwise.");
 
-  py::class_<RecordBuilder>(m, "RecordBuilder", "Writes a meeple-game/1 record while a game is played.")
-      .def(py::init([](const Rules& rules, std::vector<std::string> names, std::optional<int64_t> seed) {
-        return RecordBuilder(rules, std::move(names), seed);
-      }), py::arg("rules"), py::arg("names") = std::vector<std::string>{}, py::arg("seed") = py::none())
-      .def("add", &RecordBuilder::add, py::arg("before"), py::arg("action"), "Call before applying each action.")
-      .def("finish", [](RecordBuilder& b, const State& s) { return b.finish_line(s); }, py::arg("final_state"),
-           "The record as one JSON line, with the scores as its result.");
+  py::class_<CheckedRecordBuilder>(m, "RecordBuilder", R"doc(Writes a meeple-game/1 record while a game is played.
+
+add(before, action) before applying each action, draws included, to `before`: RulesError for an action not
+legal there, ValueError for a state that is not the position the actions added so far lead to (or of other
+rules); the record is left as it was.)doc")
+      .def(py::init<const Rules&, std::vector<std::string>, std::optional<int64_t>>(), py::arg("rules"),
+           py::arg("names") = std::vector<std::string>{}, py::arg("seed") = py::none())
+      .def("add", &CheckedRecordBuilder::add, py::arg("before"), py::arg("action"), "Call before applying each action.")
+      .def("finish", &CheckedRecordBuilder::finish, py::arg("final_state"),
+           "The record as one JSON line, with the scores as its result (when the game is over).");
 }
 
 }  // namespace meeple::python

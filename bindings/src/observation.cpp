@@ -166,7 +166,9 @@ goes), 18 + p figures of seat p. Rows grow south.)doc");
         "The index of an action in this state's window (-1: a placement outside the window, or a draw).");
   m.def("legal_action_mask", [](const State& s, int size) {
     const Window w(s, size);
-    py::array_t<bool> mask(Encoding{size * size}.size());
+    // Arrays are made from a shape, not a count: pybind11 before 2.12 takes a count's stride from the dtype's
+    // size as NumPy 1 laid it out, which under NumPy 2 reads 0 (every element would read as the first).
+    py::array_t<bool> mask(std::vector<py::ssize_t>{Encoding{size * size}.size()});
     std::fill(mask.mutable_data(), mask.mutable_data() + mask.size(), false);
     ActionList legal;
     s.legal_actions(legal);
@@ -185,7 +187,7 @@ goes), 18 + p figures of seat p. Rows grow south.)doc");
   m.attr("ACTION_IDS") = kIds.size();
   m.def("legal_action_ids", [](const State& s) {
     const auto legal = legal_ids(s);
-    py::array_t<int64_t> ids(static_cast<py::ssize_t>(legal.size()));
+    py::array_t<int64_t> ids(std::vector<py::ssize_t>{static_cast<py::ssize_t>(legal.size())});
     std::vector<Action> actions;
     for (size_t i = 0; i < legal.size(); ++i) {
       ids.mutable_data()[i] = legal[i].first;

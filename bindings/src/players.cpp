@@ -2,6 +2,7 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -22,15 +23,63 @@ namespace meeple::python {
 namespace {
 
 // Lets Python classes derive from meeple.Player: choose() (and observe(), name()) are looked up in Python.
+// What Python returns is checked here, so a bot returning the wrong thing is named where it happens, not
+// by whatever uses the value next.
 class PyPlayer : public Player {
  public:
   std::string name() const override {
     py::gil_scoped_acquire gil;
-    if (py::function f = py::get_override(static_cast<const Player*>(this), "name")) return f().cast<std::string>();
-    return "python";
+    py::function f = py::get_override(static_cast<const Player*>(this), "name");
+    if (!f) return "python";
+    const py::object name = f();
+    if (!py::isinstance<py::str>(name)) throw py::type_error(class_name() + ".name returned " + describe(name) + ", expected str");
+    return utf8_text(name, class_name() + ".name");
   }
-  Action choose(const State& state) override { PYBIND11_OVERRIDE_PURE(Action, Player, choose, state); }
+  Action choose(const State& state) override {
+    py::gil_scoped_acquire gil;
+    py::function f = py::get_override(static_cast<const Player*>(this), "choose");
+    if (!f) throw py::type_error("meeple.Player subclass " + class_name() + " does not define choose(state)");
+    const py::object action = f(state);
+    if (!py::isinstance<Action>(action))
+      throw py::type_error("Player '" + label() + "'.choose returned " + describe(action) + ", expected meeple.Action");
+    return action.cast<Action>();
+  }
   void observe(Action a) override { PYBIND11_OVERRIDE(void, Player, observe, a); }
+
+ private:
+  std::string class_name() const {
+    return py::str(py::type::handle_of(py::cast(static_cast<const Player*>(this))).attr("__name__"));
+  }
+  std::string label() const {  // the name the bot gives itself, or its class's when name() fails
+    try {
+      return name();
+    } catch (const std::exception&) {
+      return class_name();
+    }
+  }
+};
+
+// A C++ bot handed to Python. Python threads may share it, and choose() runs without the GIL, but a
+// search is not reentrant (two at once corrupt its tree): the lock makes calls take turns. Turns rather
+// than a refusal: a program sharing a bot between threads is then correct, only no faster, and each call
+// sees what the ones before it observed, as without threads. Python bots need none: they run under the GIL.
+class SharedPlayer final : public Player {
+ public:
+  explicit SharedPlayer(std::unique_ptr<Player> player) : player_(std::move(player)) {}
+  std::string name() const override { return player_->name(); }  // fixed when the bot is made
+  Action choose(const State& state) override {
+    const std::lock_guard lock(mutex_);
+    return player_->choose(state);
+  }
+  void observe(Action a) override {
+    const std::lock_guard lock(mutex_);
+    player_->observe(a);
+  }
+  void check_rules(const Rules& rules) const override { player_->check_rules(rules); }  // reads only its settings
+
+ private:
+  std::unique_ptr<Player> player_;
+  std::mutex mutex_;
 };
 
 // Runs `work` on another thread while this one, the main thread, watches for Ctrl-C (Python only sees
@@ -94,12 +143,18 @@ void init_players(py::module_& m) {
 Subclass it in Python (define choose, optionally observe) to play in the same games as the C++ bots.)doc")
       .def(py::init<>())
       .def("name", [](const Player& p) { return p.name(); })
-      .def("choose", &Player::choose, py::arg("state"), py::call_guard<py::gil_scoped_release>(),
-           "The action for `state`, a decision node (ValueError otherwise).")
-      .def("observe", &Player::observe, py::arg("action"),
+      .def("choose", [](Player& p, const State& state) {
+        const State own = state;  // copied with the GIL held: another thread may change `state` during the search
+        const py::gil_scoped_release release;
+        return p.choose(own);
+      }, py::arg("state"), "The action for `state`, a decision node (ValueError otherwise). Threads may share a bot: "
+                           "their calls take turns.")
+      .def("observe", &Player::observe, py::arg("action"), py::call_guard<py::gil_scoped_release>(),
            "Told every action applied to the game, draws included (search keeps its tree).");
 
-  m.def("make_player", [](const std::string& spec, uint64_t seed) { return std::shared_ptr<Player>(make_player(spec, seed)); },
+  m.def("make_player", [](const std::string& spec, uint64_t seed) -> std::shared_ptr<Player> {
+    return std::make_shared<SharedPlayer>(make_player(spec, seed));
+  },
         py::arg("spec"), py::arg("seed") = 1, ("A C++ bot from its spec; " + bot_spec_help()).c_str());
 
   py::class_<Evaluator, std::shared_ptr<Evaluator>>(m, "Evaluator", "An estimate of every seat's final score.")

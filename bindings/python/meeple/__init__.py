@@ -34,6 +34,7 @@ from ._meeple import (
     TrainedEvaluator,
     __version__,
     action_features,
+    action_json,
     action_space_size,
     board_planes,
     encode_action,
@@ -58,7 +59,7 @@ from .tournament import TournamentResult, tournament
 from .viewer import viewer_html, write_viewer
 
 __all__ = [
-    "ACTION_FEATURE_NAMES", "ACTION_IDS", "legal_action_ids", "PolicyNet", "action_features", "generate_policy_data",
+    "ACTION_FEATURE_NAMES", "ACTION_IDS", "legal_action_ids", "PolicyNet", "action_features", "action_json", "generate_policy_data",
     "FEATURE_NAMES", "MAX_PLAYERS", "PHASES", "SCORE_CATEGORIES", "Action", "Dealer", "Evaluator", "FittedEvaluator",
     "LinearEvaluator", "MlpEvaluator", "Player", "TrainedEvaluator",
     "RecordBuilder", "Rules", "RulesError", "State", "action_space_size", "board_planes", "encode_action",
