@@ -14,6 +14,11 @@ search, trained on MCTS visit counts: meeple.policy (python -m meeple train-poli
 
 from ._meeple import (
     ACTION_FEATURE_NAMES,
+    ACTION_ID_BLOCKS,
+    ENCODING_VERSION,
+    NUM_ACTION_IDS,
+    WINDOW,
+    Encoding,
     ACTION_IDS,
     FEATURE_NAMES,
     MAX_PLAYERS,
@@ -59,6 +64,7 @@ from .tournament import TournamentResult, tournament
 from .viewer import viewer_html, write_viewer
 
 __all__ = [
+    "ACTION_ID_BLOCKS", "ENCODING_VERSION", "NUM_ACTION_IDS", "WINDOW", "Encoding",
     "ACTION_FEATURE_NAMES", "ACTION_IDS", "legal_action_ids", "PolicyNet", "action_features", "action_json", "generate_policy_data",
     "FEATURE_NAMES", "MAX_PLAYERS", "PHASES", "SCORE_CATEGORIES", "Action", "Dealer", "Evaluator", "FittedEvaluator",
     "LinearEvaluator", "MlpEvaluator", "Player", "TrainedEvaluator",
