@@ -1,6 +1,7 @@
 #include "meeple/ai/encoding.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <stdexcept>
 
@@ -124,6 +125,20 @@ bool Encoding::observe(const State& s, int seat, uint8_t* planes, float* flat, i
   const auto relative = [&](int p) { return p >= seat ? p - seat : p - seat + players_; };
   const auto at = [&](int plane, int cell) -> uint8_t& { return planes[plane * kWindowCells + cell]; };
   const auto seat_plane = [&](int p, int offset) { return kBoardPlanes + relative(p) * kSeatPlanes + offset; };
+  // A feature's facts once per feature, not once per segment: a field or a long road crosses many tiles.
+  std::array<int16_t, kMaxNodes + kMaxSegments> info_slot;
+  info_slot.fill(-1);
+  FeatureInfo infos[kMaxNodes];
+  int num_infos = 0;
+  const auto info_of = [&](int node) -> const FeatureInfo& {
+    const int root = s.feature_root(node);
+    int16_t& slot = info_slot[static_cast<size_t>(root)];
+    if (slot < 0) {
+      slot = static_cast<int16_t>(num_infos);
+      infos[num_infos++] = s.feature(root);
+    }
+    return infos[slot];
+  };
 
   for (int i = 0; i < s.num_tiles(); ++i) {
     const PlacedTile& pt = s.tile(i);
@@ -144,7 +159,7 @@ bool Encoding::observe(const State& s, int seat, uint8_t* planes, float* flat, i
       if (kind == EdgeKind::kRiver) at(kRiverEdge + edge, c) = 1;
       const int seg = rot.edge_segment[e];
       if (seg == kNoSegment || t.segments[static_cast<size_t>(seg)].kind == SegmentKind::kRiver) continue;
-      const FeatureInfo f = s.feature(s.node(i, seg));
+      const FeatureInfo& f = info_of(s.node(i, seg));
       at(kOpenEdges + edge, c) = saturate(f.open_edges);
       at(kFeatureTiles + edge, c) = saturate(f.tiles);
       for (int p = 0; p < players_; ++p) at(seat_plane(p, kOnEdge + edge), c) = saturate(f.followers[p]);
@@ -156,7 +171,7 @@ bool Encoding::observe(const State& s, int seat, uint8_t* planes, float* flat, i
       if (segment.kind != SegmentKind::kField && segment.kind != SegmentKind::kCloister &&
           segment.kind != SegmentKind::kShrine)
         continue;
-      const FeatureInfo f = s.feature(s.node(i, seg));
+      const FeatureInfo& f = info_of(s.node(i, seg));
       if (segment.kind != SegmentKind::kField) at(segment.kind == SegmentKind::kShrine ? kShrine : kCloister, c) = 1;
       const int offset = segment.kind == SegmentKind::kField ? kOnField : kOnBuilding;
       for (int p = 0; p < players_; ++p) {
