@@ -104,20 +104,26 @@ void VectorEnv::start(int i, const VectorEnvArrays& out) {
 }
 
 void VectorEnv::step(const int64_t* actions, const VectorEnvArrays& out) {
-  // Every id first: a bad one stops the step before any game moves.
+  // Every id first (on the threads too): a bad one stops the step before any game moves.
   std::vector<Action> chosen(static_cast<size_t>(num_envs()), Action::none());
-  for (int i = 0; i < num_envs(); ++i) {
+  std::vector<uint8_t> bad(static_cast<size_t>(num_envs()), 0);
+  for_each_game([&](int i) {
     const Game& g = *games_[static_cast<size_t>(i)];
-    if (g.ended) continue;
+    if (g.ended) return;
+    const int64_t id = actions[i];
+    const Action a = id >= 0 && id < Encoding::num_action_ids() ? Encoding::action_of(g.state, static_cast<int>(id)) : Action::none();
+    if (a == Action::none() || !g.state.is_legal(a) || Encoding::id_of(g.state, a) != id) bad[static_cast<size_t>(i)] = 1;
+    chosen[static_cast<size_t>(i)] = a;
+  });
+  if (const auto first = std::find(bad.begin(), bad.end(), 1); first != bad.end()) {
+    const int i = static_cast<int>(first - bad.begin());
+    const State& s = games_[static_cast<size_t>(i)]->state;
     const int64_t id = actions[i];
     const std::string where = "env " + std::to_string(i) + ": action id " + std::to_string(id);
     if (id < 0 || id >= Encoding::num_action_ids())
       throw std::invalid_argument(where + " is out of range (0 to " + std::to_string(Encoding::num_action_ids() - 1) + ")");
-    const Action a = Encoding::action_of(g.state, static_cast<int>(id));
-    if (a == Action::none() || !g.state.is_legal(a) || Encoding::id_of(g.state, a) != id)
-      throw std::invalid_argument(where + " is not legal here (phase " + to_string(g.state.phase()) + ", seat " +
-                                  std::to_string(g.state.current_player()) + "): pick an id where action_mask is true");
-    chosen[static_cast<size_t>(i)] = a;
+    throw std::invalid_argument(where + " is not legal here (phase " + to_string(s.phase()) + ", seat " +
+                                std::to_string(s.current_player()) + "): pick an id where action_mask is true");
   }
   for_each_game([&](int i) {
     Game& g = *games_[static_cast<size_t>(i)];
