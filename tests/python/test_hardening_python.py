@@ -577,6 +577,10 @@ def command_lines(tmp_path) -> list:
         (["play", "--bots", "nosuchbot", "--no-open", "--port", "0"], "unknown bot"),
         (["play", "--expansions", "nosuch", "--no-open", "--port", "0"], "nosuch"),
         (["info", "extra"], "unrecognized arguments"),
+        (["encoding", "--players", "7"], "--players"),
+        (["encoding", "--players", "two"], "--players"),
+        (["encoding", "--players", "-2"], "--players"),
+        (["encoding", "--markdown", "extra"], "unrecognized arguments"),
         (["bogus"], "invalid choice"),
         ([], "required"),
     ]

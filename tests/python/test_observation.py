@@ -3,11 +3,15 @@ and player counts, legal actions and the ids of the mask map one to one; the obs
 says; turning the board turns observations, masks and ids alike; a board that outgrows the window is
 reported; bad arguments are named."""
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import meeple
+from meeple.__main__ import main
+
+ROOT = Path(__file__).parents[2]
 
 ALL = ["river2", "count", "king_robber", "cult_places", "abbey_mayor"]
 SETS = [(2, []), (3, ["river2", "king_robber"]), (4, ["count", "cult_places"]), (2, ["abbey_mayor"]), (5, ALL), (6, ALL)]
@@ -293,3 +297,41 @@ def test_tables_name_every_plane_and_flat_field():
         assert len({n for n, _ in planes}) == len(planes) and len({n for n, _ in fields}) == len(fields)
         assert all(name and what for name, what in planes + fields)
         assert e.tensor_size == e.num_planes * meeple.WINDOW ** 2 + e.flat_size
+
+
+def markdown_tables(text):
+    """The Markdown tables of a text, each as its lines."""
+    tables, current = [], []
+    for line in text.splitlines() + [""]:
+        if line.startswith("|"):
+            current.append(line)
+        elif current:
+            tables.append(current)
+            current = []
+    return tables
+
+
+def test_the_docs_hold_exactly_the_generated_tables(capsys):
+    """docs/environments.md's tables of planes, flat fields and action ids are what `python -m meeple encoding
+    --markdown` prints from the code (for 2 players): regenerate them when the encoding changes."""
+    assert main(["encoding", "--markdown"]) == 0
+    generated = markdown_tables(capsys.readouterr().out)
+    assert [t[0] for t in generated] == ["| plane | name | what |", "| flat index | count | name | what |",
+                                         "| ids | count | block | id | what |"]
+    docs = markdown_tables((ROOT / "docs/environments.md").read_text())
+    for table in generated:
+        same_head = [t for t in docs if t[0] == table[0]]
+        assert same_head == [table], f"docs/environments.md: the table '{table[0]}' is not the generated one"
+    # The generated rows cover every plane, flat field and id, whatever the players.
+    for players in (2, 3, 6):
+        assert main(["encoding", "--markdown", "--players", str(players)]) == 0
+        planes, flat, ids = markdown_tables(capsys.readouterr().out)
+        e = meeple.Encoding(players)
+        assert len(planes) - 2 == e.num_planes
+        assert sum(int(row.split("|")[2]) for row in flat[2:]) == e.flat_size
+        assert sum(int(row.split("|")[2]) for row in ids[2:]) == IDS
+    assert main(["encoding"]) == 0 and "action ids (7525):" in capsys.readouterr().out
+    for argv in (["encoding", "--players", "7"], ["encoding", "--players", "x"], ["encoding", "extra"]):
+        with pytest.raises(SystemExit) as caught:
+            main(argv)
+        assert caught.value.code == 2 and "error:" in capsys.readouterr().err
