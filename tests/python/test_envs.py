@@ -220,6 +220,10 @@ def test_openspiel_tensors_are_the_encoding_from_python_and_from_cpp(players):
     for bad in [-1, players, 100]:
         with pytest.raises(ValueError, match=f"player must be 0 to {players - 1}, got {bad}"):
             state.observation_tensor(bad)
+    with pytest.raises(ValueError, match="no seat is to move at a terminal node: give the player"):
+        state.observation_tensor()
+    with pytest.raises(ValueError, match="no seat is to move at a chance node: give the player"):
+        game.new_initial_state().information_state_tensor()
     for bad in [1.0, "0", None if state.is_terminal() else 0.5]:
         if bad is not None:
             with pytest.raises(TypeError, match="player must be an integer"):

@@ -223,7 +223,12 @@ def write_tensor(state: CarcassonneState, player, out: np.ndarray) -> None:
     """Seat `player`'s (None: the seat to move) encoding over `out`; BoardOutgrewWindow if the board
     outgrew the window."""
     n = state.view.players
-    player = state.current_player() if player is None else player
+    if player is None:
+        s = state.meeple_state
+        if s.is_chance or s.is_terminal:
+            raise ValueError(f"{GAME_NAME}: no seat is to move at a {'chance' if s.is_chance else 'terminal'} node: "
+                             "give the player whose tensor you want")
+        player = s.current_player
     if not state.view.observe_into(state.meeple_state, integer("player", player, 0, n - 1), out):
         raise BoardOutgrewWindow(f"{GAME_NAME}: {state.view.truncation(False)} (see meeple.openspiel)")
 
