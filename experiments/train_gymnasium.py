@@ -28,25 +28,25 @@ from meeple.gymnasium import CarcassonneEnv
 def decision(env, observation, w, rng=None):
     """(action id, chosen row, rows, probabilities) of the policy at the learner's decision."""
     position = env.unwrapped.position
-    ids, actions = meeple.legal_action_ids(position)
-    row_of = {a: i for i, a in enumerate(position.legal_actions())}
-    rows = meeple.action_features(position)[[row_of[a] for a in actions]]
+    actions = position.legal_actions()
+    rows = meeple.action_features(position)  # a row per legal action, in legal_actions() order
     logits = rows @ w
     probs = np.exp(logits - logits.max())
     probs /= probs.sum()
-    k = int(rng.choice(len(ids), p=probs)) if rng is not None else int(np.argmax(logits))
-    return int(ids[k]), k, rows, probs
+    k = int(rng.choice(len(actions), p=probs)) if rng is not None else int(np.argmax(logits))
+    return meeple.Encoding.id_of(position, actions[k]), k, rows, probs
 
 
 def episode(env, w, seed, rng=None):
     """Plays one episode; returns (reward, score margin / 100, [(rows, chosen, probs)] of the learner's
     decisions)."""
     observation, info = env.reset(seed=seed)
-    steps, terminated, reward = [], False, 0.0
-    while not terminated:
+    steps, over, reward = [], False, 0.0
+    while not over:
         action, k, rows, probs = decision(env, observation, w, rng)
         steps.append((rows, k, probs))
-        observation, reward, terminated, _, info = env.step(action)
+        observation, reward, terminated, truncated, info = env.step(action)
+        over = terminated or truncated  # truncated: the board outgrew the encoding's window (reward 0)
     scores, seat = info["scores"], info["seat"]
     margin = scores[seat] - max(s for p, s in enumerate(scores) if p != seat)
     return reward, margin / 100, steps
@@ -79,7 +79,7 @@ def main(argv=None) -> None:
     print(f"{'minutes':>7} {'episodes':>8} {'win%':>6} {'95% interval':>15}   (against {args.opponent}, "
           f"{args.eval_episodes} argmax episodes on fixed seeds)")
     rate, lo, hi = evaluate(env, w, args.eval_episodes)
-    print(f"{0:>7.1f} {0:>8} {100 * rate:>5.1f}% [{100 * lo:>5.1f}, {100 * hi:>5.1f}]   (untrained: w = 0, so argmax takes the lowest legal id)")
+    print(f"{0:>7.1f} {0:>8} {100 * rate:>5.1f}% [{100 * lo:>5.1f}, {100 * hi:>5.1f}]   (untrained: w = 0, so argmax takes the first legal action)")
     start = time.monotonic()
     next_eval, episodes = args.eval_every, 0
     with tqdm(total=round(args.minutes * 60), unit="s", desc="training", leave=False) as bar:

@@ -22,12 +22,8 @@ py::array_t<T> zeros(std::vector<py::ssize_t> shape) {
   return a;
 }
 
-// A C-contiguous array of dtype T and exactly `shape`, or a TypeError/ValueError naming `what`.
-template <typename T>
-T* checked_array(const py::array& a, const std::vector<py::ssize_t>& shape, const char* what) {
-  if (!py::isinstance<py::array_t<T>>(a) || !a.dtype().is(py::dtype::of<T>()))
-    throw py::type_error(std::string(what) + " must be a numpy array of " + std::string(py::str(py::dtype::of<T>())) +
-                         ", got " + std::string(py::str(a.dtype())));
+// The shape, contiguity and writeability every array given to fill must have, or a ValueError naming `what`.
+void check_layout(const py::array& a, const std::vector<py::ssize_t>& shape, const char* what) {
   std::vector<py::ssize_t> got(a.shape(), a.shape() + a.ndim());
   if (got != shape) {
     const auto text = [](const std::vector<py::ssize_t>& s) {
@@ -39,7 +35,25 @@ T* checked_array(const py::array& a, const std::vector<py::ssize_t>& shape, cons
   }
   if (!(a.flags() & py::array::c_style) || !a.writeable())
     throw py::value_error(std::string(what) + " must be a writeable C-contiguous array");
+}
+
+// A C-contiguous array of dtype T and exactly `shape`, or a TypeError/ValueError naming `what`.
+template <typename T>
+T* checked_array(const py::array& a, const std::vector<py::ssize_t>& shape, const char* what) {
+  if (!py::isinstance<py::array_t<T>>(a) || !a.dtype().is(py::dtype::of<T>()))
+    throw py::type_error(std::string(what) + " must be a numpy array of " + std::string(py::str(py::dtype::of<T>())) +
+                         ", got " + std::string(py::str(a.dtype())));
+  check_layout(a, shape, what);
   return static_cast<T*>(const_cast<void*>(a.data()));
+}
+
+// A mask: one byte per entry, as bool, int8 (what gymnasium's Discrete.sample takes) or uint8.
+uint8_t* checked_flags(const py::array& a, const std::vector<py::ssize_t>& shape, const char* what) {
+  const py::dtype d = a.dtype();
+  if (!d.is(py::dtype::of<bool>()) && !d.is(py::dtype::of<int8_t>()) && !d.is(py::dtype::of<uint8_t>()))
+    throw py::type_error(std::string(what) + " must be a numpy array of bool, int8 or uint8, got " + std::string(py::str(py::object(d))));
+  check_layout(a, shape, what);
+  return static_cast<uint8_t*>(const_cast<void*>(a.data()));
 }
 
 int checked_turns(int turns) {
@@ -58,14 +72,20 @@ struct PyVectorEnv {
   VectorEnvArrays arrays(const py::dict& out) {
     const py::ssize_t n = env.num_envs(), players = env.rules().players;
     const Encoding& e = env.encoding();
-    return {checked_array<uint8_t>(out["planes"], {n, e.num_planes(), kWindow, kWindow}, "planes"),
-            checked_array<float>(out["flat"], {n, e.flat_size()}, "flat"),
-            checked_array<uint8_t>(out["mask"], {n, Encoding::num_action_ids()}, "mask"),
-            checked_array<float>(out["reward"], {n}, "reward"),
-            checked_array<uint8_t>(out["terminated"], {n}, "terminated"),
-            checked_array<uint8_t>(out["truncated"], {n}, "truncated"),
-            checked_array<int32_t>(out["to_play"], {n}, "to_play"),
-            checked_array<float>(out["returns"], {n, players}, "returns")};
+    const auto get = [&](const char* name) -> py::array {
+      if (!out.contains(name)) throw py::value_error(std::string("out has no array '") + name + "'");
+      if (!py::isinstance<py::array>(out[name]))
+        throw py::type_error(std::string("out['") + name + "'] must be a numpy array, got " + describe(out[name]));
+      return out[name];
+    };
+    return {checked_array<uint8_t>(get("planes"), {n, e.num_planes(), kWindow, kWindow}, "planes"),
+            checked_array<float>(get("flat"), {n, e.flat_size()}, "flat"),
+            checked_array<uint8_t>(get("mask"), {n, Encoding::num_action_ids()}, "mask"),
+            checked_array<float>(get("reward"), {n}, "reward"),
+            checked_array<uint8_t>(get("terminated"), {n}, "terminated"),
+            checked_array<uint8_t>(get("truncated"), {n}, "truncated"),
+            checked_array<int32_t>(get("to_play"), {n}, "to_play"),
+            checked_array<float>(get("returns"), {n, players}, "returns")};
   }
 };
 
@@ -115,6 +135,23 @@ rotate_planes / rotate_flat / rotate_id turn encoded arrays the same way (for au
         const bool fits = e.observe(s, seat, planes.mutable_data(), flat.mutable_data(), checked_turns(turns));
         return py::make_tuple(planes, flat, fits);
       }, py::arg("state"), py::arg("seat"), py::arg("turns") = 0)
+      .def("observe_into", [](const Encoding& e, const State& s, int seat, const py::array& tensor, int turns) {
+        // OpenSpiel's tensor, written where the caller keeps it: no array is made per call.
+        float* out = checked_array<float>(tensor, {e.plane_size() + e.flat_size()}, "tensor");
+        thread_local std::vector<uint8_t> planes;
+        planes.resize(static_cast<size_t>(e.plane_size()));
+        const bool fits = e.observe(s, seat, planes.data(), out + e.plane_size(), checked_turns(turns));
+        std::copy(planes.begin(), planes.end(), out);
+        return fits;
+      }, py::arg("state"), py::arg("seat"), py::arg("tensor"), py::arg("turns") = 0,
+           "observe() written over `tensor` (float32 [tensor_size]: the planes as floats, then the flat vector); returns fits.")
+      .def_property_readonly("tensor_size", [](const Encoding& e) { return e.plane_size() + e.flat_size(); },
+                             "Floats in observe_into's tensor: the planes, then the flat vector.")
+      .def("legal_mask_into", [](const Encoding& e, const State& s, const py::array& mask, int turns) {
+        return e.legal_mask(s, checked_flags(mask, {Encoding::num_action_ids()}, "mask"), checked_turns(turns));
+      }, py::arg("state"), py::arg("mask"), py::arg("turns") = 0,
+           "legal_mask() written over `mask` (bool, int8 or uint8 [NUM_ACTION_IDS]); returns the number of legal "
+           "actions without an id (0 unless the board outgrew the window).")
       .def("legal_mask", [](const Encoding& e, const State& s, int turns) {
         auto mask = zeros<bool>({Encoding::num_action_ids()});
         static_assert(sizeof(bool) == sizeof(uint8_t));
@@ -176,13 +213,14 @@ rotate_planes / rotate_flat / rotate_id turn encoded arrays the same way (for au
       }, py::arg("seed"), py::arg("out"))
       .def("step", [](PyVectorEnv& v, const py::array& actions, const py::dict& out) {
         const VectorEnvArrays arrays = v.arrays(out);
-        const auto ids = py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(actions);
-        const int64_t* data = ids.data();
+        const int64_t* data = checked_array<int64_t>(actions, {v.env.num_envs()}, "actions");  // never read past its end
         py::gil_scoped_release release;
         std::lock_guard lock(v.busy);
         v.env.step(data, arrays);
-      }, py::arg("actions"), py::arg("out"), "actions: int64 [num_envs], checked by the caller for dtype and shape.")
+      }, py::arg("actions"), py::arg("out"), "actions: int64 [num_envs] (meeple.vector.VectorEnv.step takes any integer ids and checks them).")
       .def("state", [](PyVectorEnv& v, int i) {
+        if (i < 0 || i >= v.env.num_envs())  // a ValueError, as meeple.vector.VectorEnv.state gives (not IndexError)
+          throw py::value_error("index must be 0 to " + std::to_string(v.env.num_envs() - 1) + ", got " + std::to_string(i));
         std::lock_guard lock(v.busy);
         return v.env.state(i);  // a copy: the game goes on without it
       }, py::arg("index"));

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include <pybind11/numpy.h>
+
 #include "bindings.h"
 
 namespace meeple::python {
@@ -164,6 +166,7 @@ bool matches(py::handle value, const std::string& type) {
   if (type == "bytes") return PyBytes_Check(v);
   if (type == "dict") return PyDict_Check(v);
   if (type == "list") return PyList_Check(v);
+  if (type == "numpy.ndarray" || type.starts_with("numpy.ndarray[")) return py::isinstance<py::array>(value);
   const size_t open = type.find('[');
   const std::string name = type.substr(0, open);
   if (open != std::string::npos && (name == "list" || name == "tuple" || name == "dict")) {

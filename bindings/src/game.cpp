@@ -338,7 +338,7 @@ apply() raises RulesError for an illegal action and leaves the state unchanged.)
         return v;
       }, "Seats with the highest score (ties share the win); meaningful when terminal.")
       .def("remaining_tiles", [](const State& s) {
-        py::array_t<int32_t> out(std::vector<py::ssize_t>{TileCatalog::get().size()});  // a shape, see legal_action_mask
+        py::array_t<int32_t> out(std::vector<py::ssize_t>{TileCatalog::get().size()});  // a shape, see zeros() in encoding.cpp
         auto v = out.mutable_unchecked<1>();
         for (int t = 0; t < TileCatalog::get().size(); ++t) v(t) = s.remaining(t);
         return out;

@@ -8,7 +8,6 @@ PYBIND11_MODULE(_meeple, m) {
   meeple::python::init_errors(m);
   meeple::python::init_game(m);
   meeple::python::init_players(m);
-  meeple::python::init_observation(m);
   meeple::python::init_encoding(m);
   meeple::python::check_arguments(m);
 }

@@ -13,6 +13,7 @@ import pytest
 import meeple
 from meeple import _meeple
 from meeple import policy
+from meeple.vector import VectorEnv
 
 ALL = ["river2", "count", "king_robber", "cult_places", "abbey_mayor"]
 GAMES = [(2, []), (3, ALL), (4, ["river2", "count"]), (5, ["abbey_mayor", "king_robber"])]
@@ -212,12 +213,18 @@ def sample_values():
         state.apply(dealer.deal(state) if state.is_chance else state.legal_actions()[0])
     model = policy.PolicyModel([(np.ones((1, len(meeple.ACTION_FEATURE_NAMES))), np.zeros(1))])
     trained = meeple.make_evaluator("trained")
+    encoding, envs = meeple.Encoding(2), VectorEnv(num_envs=2, rules=rules, opponents=["random"], seed=1, threads=1)
+    planes, flat, _ = encoding.observe(state, 0)
     return {
         "State": state, "Action": state.legal_actions()[0], "Rules": rules, "Dealer": meeple.Dealer(1),
         "Player": meeple.make_player("random"), "RecordBuilder": meeple.RecordBuilder(rules),
         "Evaluator": trained, "TrainedEvaluator": trained, "FittedEvaluator": trained.weights_for(rules),
         "LinearEvaluator": trained.weights_for(rules), "record": meeple.RecordBuilder(rules).finish(meeple.State(rules)),
         "PolicyNet": meeple.PolicyNet.from_json(model.to_json(rules, name="t")),
+        # arrays by the name of the argument that takes them, of the shapes it takes (those of 2 players, 2 envs)
+        "Encoding": encoding, "VectorEnvCore": envs._core, "out": envs._out, "actions": np.zeros(2, np.int64),
+        "planes": planes, "flat": flat, "tensor": np.zeros(encoding.tensor_size, np.float32),
+        "mask": np.zeros(meeple.NUM_ACTION_IDS, np.bool_),
     }
 
 
@@ -263,7 +270,12 @@ def valid(type_name, samples):
     if t in samples:
         return samples[t]
     return {"int": 1, "float": 0.5, "str": "random", "bool": False, "bytes": b"", "dict": {}, "List[str]": [],
-            "List[int]": [1, 2], "Optional[int]": None, "List[Tuple[List[str], int]]": [], "object": None}[t]
+            "List[int]": [1, 2], "Optional[int]": None, "Optional[str]": None, "List[Tuple[List[str], int]]": [], "object": None}[t]
+
+
+def given(name, type_name, samples):
+    """The value a parameter gets while another is tried with wrong ones: the sample of its name, else of its type."""
+    return samples[name] if name in samples else valid(type_name, samples)
 
 
 WRONG = [None, "text", 1.5, [1, "a"], {"a": 1}, (), meeple.Rules(), meeple.Action.pass_(), object(), -1, 2**70, b"\xff"]
@@ -285,7 +297,7 @@ def test_every_function_names_the_argument_of_the_wrong_type():
         required = [n for n, _, r in parameters(function) if n != "self" and r]
         for i, (name, type_name) in enumerate(params):
             for wrong in WRONG:
-                args = [wrong if j == i else samples.get(n) or valid(t, samples) for j, (n, t) in enumerate(params)]
+                args = [wrong if j == i else given(n, t, samples) for j, (n, t) in enumerate(params)]
                 try:
                     call(label, function, cls, args, {}, samples)
                     continue
@@ -302,9 +314,9 @@ def test_every_function_names_the_argument_of_the_wrong_type():
             with pytest.raises(TypeError, match=f"missing argument '{required[0]}'"):
                 call(label, function, cls, [], {}, samples)
         with pytest.raises(TypeError, match=rf"takes {len(params)} arguments? \(.*\), got {len(params) + 2}$"):
-            call(label, function, cls, [samples.get(n) or valid(t, samples) for n, t in params] + [1, 2], {}, samples)
+            call(label, function, cls, [given(n, t, samples) for n, t in params] + [1, 2], {}, samples)
         with pytest.raises(TypeError, match="has no argument 'bogus'"):
-            call(label, function, cls, [samples.get(n) or valid(t, samples) for n, t in params], {"bogus": 1}, samples)
+            call(label, function, cls, [given(n, t, samples) for n, t in params], {"bogus": 1}, samples)
     assert checked > 500
 
 

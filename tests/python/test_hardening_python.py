@@ -332,11 +332,11 @@ def assert_names_the_value(error, value):
 
 def test_gymnasium_takes_only_integer_ids_whatever_illegal_action_says():
     for mode in ("lose", "raise"):
-        env = CarcassonneEnv(opponents=["greedy"], window=9, illegal_action=mode)
+        env = CarcassonneEnv(opponents=["greedy"], illegal_action=mode)
         observation, _ = env.reset(seed=3)
         legal = int(np.flatnonzero(observation["action_mask"])[-1])
         before = env.unwrapped.position.copy()
-        for value in not_ids(legal, meeple.ACTION_IDS):
+        for value in not_ids(legal, meeple.NUM_ACTION_IDS):
             with pytest.raises((TypeError, ValueError)) as caught:
                 env.step(value)
             assert_names_the_value(caught.value, value)
@@ -349,14 +349,14 @@ def test_gymnasium_takes_only_integer_ids_whatever_illegal_action_says():
 
 
 def test_pettingzoo_takes_only_integer_ids():
-    game = aec_env(players=3, expansions=RICH, window=9)
+    game = aec_env(players=3, expansions=RICH)
     game.reset(seed=5)
     for step in range(30):
         agent = game.agent_selection
         mask = game.observe(agent)["action_mask"]
         legal = int(np.flatnonzero(mask)[step % int(mask.sum())])
         before = game.position.copy()
-        for value in not_ids(legal, meeple.ACTION_IDS):
+        for value in not_ids(legal, meeple.NUM_ACTION_IDS):
             with pytest.raises((TypeError, ValueError)) as caught:
                 game.step(value)
             assert_names_the_value(caught.value, value)
@@ -382,8 +382,8 @@ def test_openspiel_takes_only_integer_ids_and_outcomes_in_range():
             state.apply_action(rng.choice(outcomes))
         else:
             legal = state.legal_actions()
-            for value in [-2, -legal[-1] - 2, meeple.ACTION_IDS, meeple.ACTION_IDS + legal[0]]:
-                with pytest.raises(ValueError, match=f"action id must be 0 to {meeple.ACTION_IDS - 1}, got {value}"):
+            for value in [-2, -legal[-1] - 2, meeple.NUM_ACTION_IDS, meeple.NUM_ACTION_IDS + legal[0]]:
+                with pytest.raises(ValueError, match=f"action id must be 0 to {meeple.NUM_ACTION_IDS - 1}, got {value}"):
                     state.apply_action(value)
                 assert state.history() == history
             for value in (legal[0] + 0.5, str(legal[0]), None):  # pyspiel's own binding takes only integers
@@ -462,12 +462,13 @@ def test_gymnasium_opponents_may_be_players_and_a_bad_choice_names_the_bot():
             self.seen += 1
 
     me = FirstLegal()
-    env = CarcassonneEnv(opponents=[me, meeple.make_player("greedy", 1), me], seat=None, window=9)
+    env = CarcassonneEnv(opponents=[me, meeple.make_player("greedy", 1), me], seat=None)
     for episode in range(3):
         observation, info = env.reset(seed=episode)
-        terminated, seen = False, me.seen
-        while not terminated:
-            observation, reward, terminated, _, info = env.step(int(np.flatnonzero(observation["action_mask"])[0]))
+        over, seen = False, me.seen
+        while not over:  # (the first legal action again and again may stretch the board out of the window: truncated)
+            observation, reward, terminated, truncated, info = env.step(int(np.flatnonzero(observation["action_mask"])[0]))
+            over = terminated or truncated
         assert me.seen > seen and len(info["scores"]) == 4
     assert env.unwrapped.bots.count(me) == 2  # the very object, in two seats (told each action once)
 
@@ -482,7 +483,7 @@ def test_gymnasium_opponents_may_be_players_and_a_bad_choice_names_the_bot():
     wrong = [lambda s: 3, lambda s: None, lambda s: s.legal_actions(), lambda s: str(s.legal_actions()[0]),
              lambda s: s.legal_actions()[0].bits]
     for value in wrong:
-        env = CarcassonneEnv(opponents=[Returns(value)], seat=1, window=9)
+        env = CarcassonneEnv(opponents=[Returns(value)], seat=1)
         with pytest.raises(TypeError, match=r"bot Returns at seat 0 returned .* not a meeple\.Action"):
             env.reset(seed=1)
         with pytest.raises(RuntimeError, match="call reset"):  # not the learner's turn: no step is taken
@@ -576,6 +577,10 @@ def command_lines(tmp_path) -> list:
         (["play", "--bots", "nosuchbot", "--no-open", "--port", "0"], "unknown bot"),
         (["play", "--expansions", "nosuch", "--no-open", "--port", "0"], "nosuch"),
         (["info", "extra"], "unrecognized arguments"),
+        (["encoding", "--players", "7"], "--players"),
+        (["encoding", "--players", "two"], "--players"),
+        (["encoding", "--players", "-2"], "--players"),
+        (["encoding", "--markdown", "extra"], "unrecognized arguments"),
         (["bogus"], "invalid choice"),
         ([], "required"),
     ]
@@ -671,11 +676,13 @@ def test_match_and_environment_parameters_are_checked(capsys):
         with deadline(), pytest.raises((TypeError, ValueError)):  # a batch of 0 pairs used to loop forever
             meeple.sprt("greedy", "random", **settings)
     bad_envs = [lambda: CarcassonneEnv(seat="0"), lambda: CarcassonneEnv(seat=1.0), lambda: CarcassonneEnv(seat=2),
-                lambda: CarcassonneEnv(window="9"), lambda: CarcassonneEnv(window=2), lambda: CarcassonneEnv(window=9.5),
+                lambda: CarcassonneEnv(illegal_action="skip"), lambda: CarcassonneEnv(opponents=["greedy"] * 6),
+                lambda: CarcassonneEnv(options="small_city"), lambda: CarcassonneEnv(render_mode="human"),
                 lambda: aec_env(players="2"), lambda: aec_env(players=7), lambda: aec_env(players=True),
-                lambda: aec_env(window=1000), lambda: aec_env(expansions="nosuch"),
+                lambda: aec_env(options={"small_city": "nosuch"}), lambda: aec_env(expansions="nosuch"),
                 lambda: pyspiel.load_game("meeple_carcassonne", {"players": 9}),
-                lambda: pyspiel.load_game("meeple_carcassonne", {"window": 1})]
+                # the window is the encoding's (meeple.WINDOW), no longer a parameter: an old game string says so
+                lambda: pyspiel.load_game("meeple_carcassonne", {"window": 31})]
     for make in bad_envs:
         with pytest.raises((TypeError, ValueError, pyspiel.SpielError)):
             make()

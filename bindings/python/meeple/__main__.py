@@ -1,4 +1,4 @@
-"""python -m meeple: tournament, train, play, replay, render, view, info.
+"""python -m meeple: tournament, train, play, replay, render, view, info, encoding.
 
     python -m meeple tournament --bots mcts:iterations=2000 heuristic greedy random --games 48 --players 2 \
         --seed 1 --out runs/ladder
@@ -9,6 +9,7 @@
     python -m meeple view runs/ladder/games.jsonl --game 3 --out game3.html
     python -m meeple play --bots mcts:ms=1000 --expansions river2 --port 8000
     python -m meeple info
+    python -m meeple encoding --players 2 --markdown
 """
 from __future__ import annotations
 
@@ -140,6 +141,94 @@ def cmd_info(args) -> int:
     return 0
 
 
+def encoding_tables(players: int) -> tuple[list, list]:
+    """The board encoding's planes and flat fields as table rows (index, count, name, what): every plane, and
+    the flat fields grouped by name (in_hand.{tile} is one row for all the tile types), from
+    Encoding.plane_channels() and flat_fields(), so that docs/environments.md cannot drift from the code."""
+    encoding = _meeple.Encoding(players)
+    planes = [(str(i), 1, name, what) for i, (name, what) in enumerate(encoding.plane_channels())]
+    tiles, seats = set(_meeple.tile_ids()), {str(k) for k in range(players)}
+    groups: dict[str, list] = {}  # key -> [(index, suffix, what)], in order of first appearance
+    for i, (name, what) in enumerate(encoding.flat_fields()):
+        key, _, suffix = name.partition(".")
+        groups.setdefault(key if suffix else name, []).append((i, suffix, what))
+    flat = []
+    for key, members in groups.items():
+        if len(members) == 1:
+            i, suffix, what = members[0]
+            flat.append((str(i), 1, f"{key}.{suffix}" if suffix else key, what))
+            continue
+        suffixes = [m[1] for m in members]
+        label = "tile" if set(suffixes) <= tiles else "k" if set(suffixes) == seats else "x"
+        # {label} rather than <label>: Markdown would take <tile> for an HTML tag and show nothing
+        what = members[0][2].replace(suffixes[0], f"{{{label}}}") if label != "k" else \
+            members[0][2].replace("observer", "seat +{k}")
+        if label == "tile":
+            what += " (tile types in meeple.tile_ids() order)"
+        elif label == "x":
+            what += f"; {{x}}: {', '.join(suffixes)}"
+        flat.append((index_range([m[0] for m in members]), len(members), f"{key}.{{{label}}}", what))
+    return planes, flat
+
+
+# What each block of ids (meeple.ACTION_ID_BLOCKS) holds: (the id after the block's first, what it does).
+ACTION_BLOCKS = {
+    "pass": ("", "pass: deploy nothing, decline, draw instead of placing the abbey, stop redeploying"),
+    "place": ("+ 4 × cell + rotation", "place the tile in hand on a cell of the planes (row × WINDOW + column), turned "
+              "rotation quarter turns clockwise; rotations of a symmetric tile that look alike share the id"),
+    "abbey": ("+ cell", "place the abbey on that cell"),
+    "deploy": ("+ figure × 10 + segment", "a follower (figure 0), mayor (1), wagon (2) or barn (3) onto a segment of "
+               "the tile just placed (meeple.tile_geometry numbers them; a barn's is a corner)"),
+    "count_deploy": ("+ (figure × 4 + quarter) × 5 + count_to", "the Count: a follower, mayor or wagon into a quarter, "
+                     "the Count moved to quarter count_to (4: it stays)"),
+    "redeploy": ("+ figure × 576 + node", "a follower, mayor or wagon from its quarter onto the feature whose first "
+                 "segment placed is that node"),
+    "wagon": ("+ node", "move the wagon onto the feature whose first segment placed is that node"),
+}
+
+
+def action_table() -> list:
+    """Rows (ids, count, block, id, what) of the action id space, from meeple.ACTION_ID_BLOCKS."""
+    starts = sorted(_meeple.ACTION_ID_BLOCKS.items(), key=lambda kv: kv[1])
+    rows = []
+    for (name, first), (_, end) in zip(starts, starts[1:]):
+        offset, what = ACTION_BLOCKS[name]  # a block without its sentence here is a KeyError: write one
+        rows.append((f"{first}-{end - 1}" if end - first > 1 else str(first), end - first, name, f"{first} {offset}".strip(), what))
+    return rows
+
+
+def index_range(indices: list[int]) -> str:
+    """Indices as text: 3-8 when consecutive, else listed (239, 242, 245), the middle left out of a long list."""
+    if all(b - a == 1 for a, b in zip(indices, indices[1:])):
+        return f"{indices[0]}-{indices[-1]}"
+    return ", ".join(map(str, indices)) if len(indices) <= 4 else f"{indices[0]}, {indices[1]}, ... {indices[-1]}"
+
+
+def cmd_encoding(args) -> int:
+    planes, flat = encoding_tables(args.players)
+    for title, rows, index in (("planes", planes, "plane"), ("flat", flat, "flat index")):
+        if args.markdown:  # planes one a row, no count; flat fields grouped, with their count
+            counted = title == "flat"
+            print(f"| {index} |{' count |' if counted else ''} name | what |\n| ---: |{' ---: |' if counted else ''} --- | --- |")
+            for i, count, name, what in rows:
+                print(f"| {i} |{f' {count} |' if counted else ''} `{name}` | {what} |")
+        else:
+            print(f"{title} ({sum(r[1] for r in rows)}):")
+            for i, count, name, what in rows:
+                print(f"  {i:>16} {count:>4}  {name:<28} {what}")
+        print()
+    rows = action_table()
+    if args.markdown:
+        print("| ids | count | block | id | what |\n| ---: | ---: | --- | --- | --- |")
+        for ids, count, name, at, what in rows:
+            print(f"| {ids} | {count} | `{name}` | {at} | {what} |")
+    else:
+        print(f"action ids ({_meeple.NUM_ACTION_IDS}):")
+        for ids, count, name, at, what in rows:
+            print(f"  {ids:>16} {count:>4}  {name:<13} {at:<40} {what}")
+    return 0
+
+
 def add_backend_arguments(parser) -> None:
     parser.add_argument("--backend", choices=["local", "ray"], default="local",
                         help="local: --workers C++ threads; ray: batches of games as Ray tasks (pip install meeple[ray])")
@@ -255,6 +344,10 @@ def main(argv=None) -> int:
     pl.set_defaults(run=cmd_play)
     i = sub.add_parser("info", help="what this build knows: players, tiles, features")
     i.set_defaults(run=cmd_info)
+    e = sub.add_parser("encoding", help="the board encoding's planes, flat fields and action ids (the tables of docs/environments.md)")
+    e.add_argument("--players", type=number(2, _meeple.MAX_PLAYERS), default=2, help="seat channels for this many players")
+    e.add_argument("--markdown", action="store_true", help="as the Markdown tables of docs/environments.md")
+    e.set_defaults(run=cmd_encoding)
     args = parser.parse_args(argv)
     args.argv = list(sys.argv[1:] if argv is None else argv)
     try:

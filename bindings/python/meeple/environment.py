@@ -1,26 +1,26 @@
-"""What the environment wrappers share (meeple.openspiel, meeple.pettingzoo, meeple.gymnasium): a game seen
-as integer actions, one seat's observation as arrays, and zero-sum rewards.
+"""What the environment wrappers share (meeple.openspiel, meeple.pettingzoo, meeple.gymnasium): one seat's view
+of a game through the board encoding meeple.Encoding (ai/encoding.h; docs/environments.md has its tables),
+integer actions in its fixed id space, and zero-sum rewards.
 
-    game = meeple.environment.SeatView(meeple.Rules(players=2))
-    ids, actions = game.legal(state)             # every legal action and its id (< meeple.ACTION_IDS)
-    obs = game.observe(state, seat=1)            # float32, game.observation_size; game.split(obs) names parts
+    view = meeple.environment.SeatView(meeple.Rules(players=2))
+    observation, fits = view.observe(state, seat=1)   # {"observation": uint8 planes, "flat": float32 vector}
+    mask, outside = view.mask(state)                   # bool [NUM_ACTION_IDS]; legal actions without an id
+    action = view.action(state, action_id)             # the legal action of an id, or a clear error
 
-Actions. Ids are meeple.legal_action_ids: placements and abbeys number their cell by its rank among the
-decision's legal cells, so every legal action has an id, in a space of fixed size whatever the board. A
-deploy's id names the figure and the segment in the placed tile's own numbering (meeple.tile_geometry);
-wagon and redeploy ids name the engine's feature node (meeple.action_json gives their board location).
+Observation of seat s: the encoding's planes (uint8 [planes, WINDOW, WINDOW]) and flat vector (float32),
+seats counted from s round the table. Every seat sees the whole position: the game has perfect information,
+the tile order being the only hidden thing and no one knowing it.
 
-Observation of seat s (every seat sees the whole position: the game has perfect information, the tile
-order being the only hidden thing and no one knowing it), flattened in this order:
-- planes: meeple.board_planes over a window of `window` x `window` cells around the board, with the figure
-  planes (any figure kind) rotated so that plane 18 is seat s, 19 the next seat clockwise, and so on;
-- tile: one-hot of the tile in hand (indexed like meeple.tile_ids()), zeros when none;
-- placed: one-hot of the last tile placed (where a deploy goes), then 4 for its rotation;
-- phase: one-hot of the phase (meeple.PHASES);
-- acting: one-hot of the seat deciding, counted from s round the table (zeros at chance and at the end);
-- remaining: copies of each tile type still to come, / 10;
-- scores: the current scores from seat s round the table, / 100;
-- features: the evaluator features (meeple.FEATURE_NAMES) of each seat from s round the table.
+Actions are the encoding's ids, the same for every rules and board and aligned with the planes: a
+placement is 1 + 4 * (row * WINDOW + column) + rotation, a deploy names the figure and the segment of the
+tile just placed, and so on (meeple.ACTION_ID_BLOCKS). The mask is legal_mask's: True at the id of every
+legal action.
+
+The window. The planes cover WINDOW x WINDOW cells around the board, which held every one of 40,000 random
+games of every expansion set. A board that grows past it is never cropped silently: truncation() says why
+an episode must end there (observe's fits is False, or a legal action has no id), and the wrappers that
+can truncate (Gymnasium, PettingZoo, meeple.vector) end the episode as truncated; OpenSpiel, which cannot,
+raises BoardOutgrewWindow.
 
 Rewards are zero at every step but the last, which gives each seat n / (n - 1) * its share of the win - 1 /
 (n - 1): 1 to a sole winner, -1 / (n - 1) to each loser, 0 to two tied winners of a 2-player game; the sum
@@ -35,7 +35,10 @@ import numpy as np
 from . import _meeple
 from .checks import integer
 
-_PLANES = 18  # board planes before the figure planes (one per seat): see meeple.board_planes
+
+class BoardOutgrewWindow(ValueError):
+    """The board grew past the encoding's window, so the position has no complete encoding (see the module's
+    doc): raised where an episode cannot be truncated (OpenSpiel)."""
 
 
 def make_rules(players=2, expansions=(), options=None) -> _meeple.Rules:
@@ -72,40 +75,50 @@ def win_utilities(scores) -> list[float]:
 
 
 class SeatView:
-    """Integer actions and one seat's observation for games under `rules`."""
+    """One seat's observation, the legal mask and integer actions of games under `rules`, through
+    meeple.Encoding (see the module's doc)."""
 
-    def __init__(self, rules: _meeple.Rules, window: int = 31):
-        window = integer("window", window, 3, 255)  # cells across
-        self.rules, self.window, self.players = rules, window, rules.players
-        self.tile_index = {tile: i for i, tile in enumerate(_meeple.tile_ids())}
-        tiles, features = len(self.tile_index), len(_meeple.FEATURE_NAMES)
-        self.parts = {
-            "planes": (_PLANES + self.players, window, window),
-            "tile": (tiles,),
-            "placed": (tiles + 4,),
-            "phase": (len(_meeple.PHASES),),
-            "acting": (self.players,),
-            "remaining": (tiles,),
-            "scores": (self.players,),
-            "features": (self.players, features),
-        }
-        self._slices, start = [], 0  # (name, start, end, shape): computed once, split() runs every step
-        for name, shape in self.parts.items():
-            end = start + int(np.prod(shape))
-            self._slices.append((name, start, end, shape))
-            start = end
-        self.observation_size = start
-        self.num_actions = _meeple.ACTION_IDS
+    def __init__(self, rules: _meeple.Rules):
+        self.rules, self.players = rules, rules.players
+        self.encoding = _meeple.Encoding(self.players)
+        self.plane_shape = tuple(self.encoding.plane_shape)
+        self.flat_size = self.encoding.flat_size
+        self.tensor_size = self.encoding.tensor_size  # observe_into's floats: the planes, then the flat vector
+        self.num_actions = _meeple.NUM_ACTION_IDS
 
-    def legal(self, state) -> tuple[np.ndarray, list]:
-        """(ids, actions) of the decision, ascending ids; empty at chance and terminal nodes."""
-        return _meeple.legal_action_ids(state)
+    def __reduce__(self):  # copies and pickles (OpenSpiel's games and states) rebuild it from the rules
+        return SeatView, (self.rules,)
 
-    def mask(self, state) -> np.ndarray:
-        """int8 [num_actions]: 1 at the legal ids."""
-        out = np.zeros(self.num_actions, np.int8)
-        out[self.legal(state)[0]] = 1
-        return out
+    def observe(self, state, seat: int) -> tuple[dict, bool]:
+        """({"observation": planes uint8, "flat": float32}, fits) of seat `seat` (new arrays)."""
+        planes, flat, fits = self.encoding.observe(state, seat)
+        return {"observation": planes, "flat": flat}, fits
+
+    def observe_into(self, state, seat: int, out: np.ndarray) -> bool:
+        """The observation as one float32 vector written over `out` (tensor_size: the planes as floats, then
+        the flat vector; split() names its parts); returns fits."""
+        return self.encoding.observe_into(state, seat, out)
+
+    def split(self, tensor: np.ndarray) -> dict:
+        """Named views into an observe_into vector: {"observation": the planes, "flat": the flat vector}."""
+        planes = int(np.prod(self.plane_shape))
+        return {"observation": tensor[:planes].reshape(self.plane_shape), "flat": tensor[planes:]}
+
+    def mask(self, state, out: np.ndarray | None = None) -> tuple[np.ndarray, int]:
+        """(mask, outside): True (1) at the id of every legal action, in a new bool array or written over `out`
+        (bool, int8 or uint8 [num_actions]); outside counts the legal actions that have no id (0 unless the
+        board outgrew the window). All zeros at chance and terminal nodes."""
+        mask = np.empty(self.num_actions, np.bool_) if out is None else out
+        return mask, self.encoding.legal_mask_into(state, mask)
+
+    @staticmethod
+    def truncation(fits: bool, outside: int = 0) -> str | None:
+        """Why the episode cannot go on in this encoding, or None (from observe's fits and mask's outside)."""
+        if fits and not outside:
+            return None
+        lost = f"; {outside} legal action(s) have no id" if outside else ""
+        return (f"the board outgrew the encoding's {_meeple.WINDOW} x {_meeple.WINDOW} window{lost}: the planes "
+                "would miss tiles, so the episode ends here rather than go on with a cropped board")
 
     def action_id(self, value) -> int:
         """An action id as a Python int: only integers (Python ints, numpy integer scalars and arrays of no
@@ -114,45 +127,18 @@ class SeatView:
         id does not count from the end."""
         return integer("action id", value, 0, self.num_actions - 1)
 
-    def action(self, state, action_id) -> _meeple.Action:
-        """The legal action of an id; TypeError or ValueError (action_id) if it is not an id, ValueError
-        naming the legal ids if it is not legal."""
+    def action(self, state, action_id, mask: np.ndarray | None = None) -> _meeple.Action:
+        """The legal action of an id; TypeError or ValueError (action id) if it is not an id, ValueError
+        naming the legal ids if it is not legal. `mask`: this state's mask, if already at hand."""
         action_id = self.action_id(action_id)
-        ids, actions = self.legal(state)
-        i = int(np.searchsorted(ids, action_id))
-        if i == len(ids) or ids[i] != action_id:
+        if mask is None:
+            mask, _ = self.mask(state)
+        if not mask[action_id]:
+            ids = np.flatnonzero(mask)
             shown = ", ".join(str(x) for x in ids[:12]) + (", ..." if len(ids) > 12 else "")
             raise ValueError(f"action id {action_id} is not legal here (phase {state.phase}, seat "
                              f"{state.current_player}); legal ids: [{shown}]")
-        return actions[i]
-
-    def observe(self, state, seat: int, out: np.ndarray | None = None) -> np.ndarray:
-        """Seat `seat`'s observation, float32 [observation_size], written into `out` when given."""
-        out = np.empty(self.observation_size, np.float32) if out is None else out
-        view = self.split(out)
-        order = [(seat + k) % self.players for k in range(self.players)]
-        planes = _meeple.board_planes(state, self.window)
-        view["planes"][:_PLANES] = planes[:_PLANES]
-        view["planes"][_PLANES:] = planes[[_PLANES + p for p in order]]
-        for part in ("tile", "placed", "phase", "acting"):
-            view[part][:] = 0
-        if state.drawn_tile is not None:
-            view["tile"][self.tile_index[state.drawn_tile]] = 1
-        tile_id, _, _, rotation = state.tiles()[-1]
-        view["placed"][self.tile_index[tile_id]] = 1
-        view["placed"][len(self.tile_index) + rotation // 90] = 1
-        view["phase"][_meeple.PHASES.index(state.phase)] = 1
-        if state.current_player >= 0:
-            view["acting"][(state.current_player - seat) % self.players] = 1
-        view["remaining"][:] = state.remaining_tiles() / 10
-        view["scores"][:] = np.asarray(state.scores, np.float32)[order] / 100
-        view["features"][:] = state.features()[order]
-        return out
-
-    def split(self, observation: np.ndarray) -> dict:
-        """Named views into a flat observation: planes, tile, placed, phase, acting, remaining, scores,
-        features."""
-        return {name: observation[start:end].reshape(shape) for name, start, end, shape in self._slices}
+        return self.encoding.action_of(state, action_id)
 
     def returns(self, state) -> list[float]:
         """Per seat: the win utilities once the game is over, zeros before."""

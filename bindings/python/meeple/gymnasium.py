@@ -14,10 +14,15 @@ opponents (bot specs as for meeple.make_player, made afresh each episode, or mee
 across episodes: a Python Player wrapping the learner's own policy gives self-play; one object may sit in
 several seats) play their moves and the tiles are drawn inside step(), so
 the learner sees only its own decisions; several come in a row within its turn (placement, follower...).
-Observations are {"observation": float32 [SeatView.observation_size], "action_mask": int8
-[meeple.ACTION_IDS]} as in meeple.environment; action_masks() gives the mask too (for sb3-contrib's
-maskable algorithms). The reward is 0 until the end, then the learner's zero-sum win utility (1 for a sole
-win, -1 / (number of opponents) for a loss). info holds the scores.
+Observations are the board encoding seen from the learner's seat (meeple.environment, docs/environments.md):
+{"observation": uint8 planes [planes, WINDOW, WINDOW], "flat": float32 [flat_size], "action_mask": int8
+[meeple.NUM_ACTION_IDS]} (int8, as action_space.sample(mask) takes it); action_masks() gives the mask as bool
+(for sb3-contrib's maskable algorithms). The reward is 0 until the end, then the learner's zero-sum win
+utility (1 for a sole win, -1 / (number of opponents) for a loss). info holds the scores and the seat.
+
+Truncation: a board that outgrows the encoding's window (far beyond anything random or searching play
+reaches, see meeple.environment) ends the episode at the learner's next decision with truncated=True, reward
+0 and info["truncation"] saying why; the observation, whose flat field outside_window is 1, is the last.
 
 An action that is not legal (not in the mask) ends the episode with reward -1 and info["illegal_action"]
 saying why, the position unchanged (illegal_action="lose", the default, which is what random sampling from
@@ -40,7 +45,7 @@ from .tournament import check_bots, checked_choice
 class CarcassonneEnv(gymnasium.Env):
     metadata = {"render_modes": ["ansi"], "render_fps": 4}
 
-    def __init__(self, opponents=("greedy",), seat: int | None = 0, expansions=(), options=None, window: int = 31,
+    def __init__(self, opponents=("greedy",), seat: int | None = 0, expansions=(), options=None,
                  render_mode: str | None = None, illegal_action: str = "lose"):
         opponents = check_bots([opponents] if isinstance(opponents, (str, _meeple.Player)) else opponents, "opponents")
         if not 1 <= len(opponents) < _meeple.MAX_PLAYERS:
@@ -52,14 +57,12 @@ class CarcassonneEnv(gymnasium.Env):
         if illegal_action not in ("lose", "raise"):
             raise ValueError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
         self.illegal_action = illegal_action
-        self.view = SeatView(make_rules(players, expansions, options), window)
+        self.view = SeatView(make_rules(players, expansions, options))
         self.opponents, self.fixed_seat, self.render_mode = opponents, seat, render_mode
-        self.observation_space = spaces.Dict({
-            "observation": spaces.Box(-np.inf, np.inf, (self.view.observation_size,), np.float32),
-            "action_mask": spaces.Box(0, 1, (self.view.num_actions,), np.int8),
-        })
+        self.observation_space = observation_space(self.view)
         self.action_space = spaces.Discrete(self.view.num_actions)
         self.position, self.over = None, True
+        self._mask = np.zeros(self.view.num_actions, np.int8)  # the learner's decision's, for step()
 
     def reset(self, seed=None, options=None):
         super().reset(seed=seed)
@@ -70,28 +73,30 @@ class CarcassonneEnv(gymnasium.Env):
         self.bots = [None if p == self.seat else seated(next(others), draw()) for p in range(players)]
         self.position, self.dealer = _meeple.State(self.view.rules), _meeple.Dealer(draw())
         self._play_others()
-        self.over = self.position.is_terminal
-        return self._observation(), self._info()
+        observation, truncation = self._observe()
+        return observation, self._info(truncation)
 
     def step(self, action):
         if self.over:
             raise RuntimeError("the episode is over (or never began): call reset()")
         action = self.view.action_id(action)  # not an id (a float, a string, out of range): an error whatever illegal_action
         try:
-            chosen = self.view.action(self.position, action)
+            chosen = self.view.action(self.position, action, self._mask.view(np.bool_))
         except ValueError as e:
             if self.illegal_action == "raise":
                 raise
+            observation, _ = self._observe()  # the same position, in new arrays
             self.over = True
-            return self._observation(), -1.0, True, False, self._info() | {"illegal_action": str(e)}
+            return observation, -1.0, True, False, self._info() | {"illegal_action": str(e)}
         self._apply(chosen)
         self._play_others()
-        self.over = self.position.is_terminal
-        reward = self.view.returns(self.position)[self.seat] if self.over else 0.0
-        return self._observation(), reward, self.over, False, self._info()
+        observation, truncation = self._observe()
+        terminated = self.position.is_terminal
+        reward = self.view.returns(self.position)[self.seat] if terminated else 0.0
+        return observation, reward, terminated, truncation is not None, self._info(truncation)
 
     def action_masks(self) -> np.ndarray:
-        return self.view.mask(self.position).astype(bool)
+        return self._mask.astype(bool)
 
     def render(self):
         if self.render_mode is None:
@@ -115,11 +120,29 @@ class CarcassonneEnv(gymnasium.Env):
             self.over = True  # an opponent failed: not the learner's turn, so the episode cannot go on
             raise
 
-    def _observation(self):
-        return {"observation": self.view.observe(self.position, self.seat), "action_mask": self.view.mask(self.position)}
+    def _observe(self):
+        """The learner's observation (its mask kept for step()) and why the episode is truncated, or None; sets
+        self.over when the episode ends here."""
+        observation, fits = self.view.observe(self.position, self.seat)
+        self._mask, outside = self.view.mask(self.position, np.empty(self.view.num_actions, np.int8))
+        observation["action_mask"] = self._mask
+        terminated = self.position.is_terminal
+        truncation = None if terminated else self.view.truncation(fits, outside)
+        self.over = terminated or truncation is not None
+        return observation, truncation
 
-    def _info(self):
-        return {"scores": self.position.scores, "seat": self.seat}
+    def _info(self, truncation=None):
+        info = {"scores": self.position.scores, "seat": self.seat}
+        return info if truncation is None else info | {"truncation": truncation}
+
+
+def observation_space(view: SeatView) -> spaces.Dict:
+    """The observation of SeatView with its int8 mask, in Gymnasium's and PettingZoo's environments."""
+    return spaces.Dict({
+        "observation": spaces.Box(0, 255, view.plane_shape, np.uint8),
+        "flat": spaces.Box(-np.inf, np.inf, (view.flat_size,), np.float32),
+        "action_mask": spaces.MultiBinary(view.num_actions),
+    })
 
 
 def seated(opponent, seed: int):

@@ -7,17 +7,30 @@
     same = pyspiel.load_game(str(game))   # meeple_carcassonne(expansions=river2+king_robber,...)
 
 Parameters: players (2-6), expansions (names joined with "+", as in `meeple info`), options
-("name:value;name:value", a set option's values joined with "+"), window (cells across the board planes of
-the observation, default 31). OpenSpiel's game strings separate parameters with "," and "=", so the
-parameters use "+", ":" and ";" (meeple.environment.make_rules).
+("name:value;name:value", a set option's values joined with "+"). OpenSpiel's game strings separate
+parameters with "," and "=", so the parameters use "+", ":" and ";" (meeple.environment.make_rules).
 
 The tile draw is an explicit chance node: outcome t is tile type t of meeple.tile_ids(), with the
-probabilities of the rules (the River's fixed order included). Player actions are meeple.legal_action_ids
-(see meeple.environment), at most meeple.ACTION_IDS of them. The game has perfect information; the
-observation and information-state tensors are meeple.environment.SeatView's observation of the seat (the
-position is a sufficient statistic of the history; the information-state string is the action history, the
-observation string spells out the position). Returns are zero-sum win utilities: 1 to a sole winner, -1 /
-(n - 1) to each loser, shared wins in between.
+probabilities of the rules (the River's fixed order included). Player actions are the board encoding's ids
+(meeple.Encoding, see meeple.environment), meeple.NUM_ACTION_IDS of them, legal ones read from its mask. The
+game has perfect information; the observation and information-state tensors are both the encoding of the
+seat's view as one float32 vector, the planes (as floats) then the flat vector (the position is a
+sufficient statistic of the history; the information-state string is the action history, the observation
+string spells out the position). Returns are zero-sum win utilities: 1 to a sole winner, -1 / (n - 1) to
+each loser, shared wins in between.
+
+Speed: state.observation_tensor(player) and state.information_state_tensor(player) called from Python return
+a new float32 numpy array (OpenSpiel's own C++ path returns a list, one Python float per entry: some 50,000
+of them, a millisecond a call); C++ callers (random_sim_test, C++ algorithms) go through the observer, whose
+set_from writes into its tensor in place. Both are filled by Encoding.observe_into, in C++.
+
+A board that outgrows the encoding's window. OpenSpiel has no truncation: a game goes on to its terminal
+state, and every legal action must have an id. When the board grows past the window (never in 40,000 random
+games of any expansion set; only play that stretches the board on purpose gets there), the tensors and the
+legal actions of that state raise meeple.environment.BoardOutgrewWindow saying so, rather than crop the
+board or drop legal moves. Ending the game there instead (a draw, or the scores so far) would change the
+game: a player behind could stretch the board to end it. The state itself stays usable (strings, clone,
+serialize, returns, meeple_state); catch the error and discard the episode.
 
 state.serialize() is plain JSON (the action history) and game.deserialize_state(text) replays it, so
 loading a string runs no code (OpenSpiel's default for Python games unpickles). Action ids and chance
@@ -36,11 +49,11 @@ import pyspiel
 
 from . import _meeple, files
 from .checks import MAX_SEED, integer, number, shown
-from .environment import SeatView, make_rules
+from .environment import BoardOutgrewWindow, SeatView, make_rules
 
 GAME_NAME = "meeple_carcassonne"
 SERIALIZED_FORMAT = "meeple-openspiel-history/1"  # CarcassonneState.serialize()
-_DEFAULTS = {"players": 2, "expansions": "", "options": "", "window": 31}
+_DEFAULTS = {"players": 2, "expansions": "", "options": ""}
 _TILES = _meeple.tile_ids()
 
 _GAME_TYPE = pyspiel.GameType(
@@ -67,13 +80,13 @@ class CarcassonneGame(pyspiel.Game):
         if unknown:
             raise ValueError(f"unknown {GAME_NAME} parameters {sorted(unknown)}; they are {sorted(_DEFAULTS)}")
         rules = make_rules(params["players"], params["expansions"], params["options"])
-        self.view = SeatView(rules, params["window"])
+        self.view = SeatView(rules)
         n = rules.players
         # A turn is at most: the abbey choice, the placement, a deploy, a Count deploy, a wagon move per
         # player and the Count's redeploys (one per follower); the deck has fewer than 134 tiles.
         turn = 4 + n + 7 * n
         super().__init__(_GAME_TYPE, pyspiel.GameInfo(
-            num_distinct_actions=_meeple.ACTION_IDS,
+            num_distinct_actions=_meeple.NUM_ACTION_IDS,
             max_chance_outcomes=len(_TILES),
             num_players=n,
             min_utility=-1.0 / (n - 1),
@@ -116,7 +129,7 @@ class CarcassonneState(pyspiel.State):
         super().__init__(game)
         self.view = game.view
         self.meeple_state = state  # the meeple.State: what meeple's bots and functions take
-        self._legal = None  # (ids, actions) of the current decision: OpenSpiel lists, then applies
+        self._legal = None  # (mask, ids) of the current decision: OpenSpiel lists, checks, then applies
 
     def current_player(self):
         s = self.meeple_state
@@ -124,14 +137,18 @@ class CarcassonneState(pyspiel.State):
             return pyspiel.PlayerId.TERMINAL
         return pyspiel.PlayerId.CHANCE if s.is_chance else s.current_player
 
-    def legal(self):
-        """(ids, actions) of the current decision, computed once per position."""
+    def legal(self) -> tuple[np.ndarray, list[int]]:
+        """(mask bool [NUM_ACTION_IDS], ascending legal ids) of the current decision, computed once per
+        position; BoardOutgrewWindow if a legal action has no id."""
         if self._legal is None:
-            self._legal = self.view.legal(self.meeple_state)
+            mask, outside = self.view.mask(self.meeple_state)
+            if outside:
+                raise BoardOutgrewWindow(f"{GAME_NAME}: {self.view.truncation(False, outside)} (see meeple.openspiel)")
+            self._legal = mask, np.flatnonzero(mask).tolist()
         return self._legal
 
     def _legal_actions(self, player):
-        return self.legal()[0].tolist()
+        return self.legal()[1]
 
     def chance_outcomes(self):
         return [(_TILE_INDEX[a.tile], p) for a, p in self.meeple_state.chance_outcomes()]
@@ -142,19 +159,25 @@ class CarcassonneState(pyspiel.State):
             # An outcome is a tile index: a negative one is an error, not Python's count from the end.
             s.apply(_meeple.Action.draw(_TILES[integer("chance outcome", action, 0, len(_TILES) - 1)]))
         else:
-            ids, actions = self.legal()
-            i = int(np.searchsorted(ids, action))
-            s.apply(actions[i] if i < len(ids) and ids[i] == action else self.view.action(s, action))  # else: its error
+            s.apply(self.view.action(s, action, self.legal()[0]))  # its error, nothing changed, if not legal
         self._legal = None
+
+    def observation_tensor(self, player=None):
+        """The seat's observation as a new float32 numpy array (see the module's doc)."""
+        out = np.empty(self.view.tensor_size, np.float32)
+        write_tensor(self, player, out)
+        return out
+
+    information_state_tensor = observation_tensor
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
             return f"draw({_TILES[action]})" if 0 <= action < len(_TILES) else f"draw(#{action})"
-        ids, actions = self.legal()
-        i = int(np.searchsorted(ids, action))
+        s = self.meeple_state
         # Ids name actions of one decision only: an id of another decision (logged after it was applied) is
         # shown as a number.
-        return repr(actions[i]) if i < len(ids) and ids[i] == action else f"action id {action}"
+        legal = 0 <= action < self.view.num_actions and not s.is_chance and not s.is_terminal and self.legal()[0][action]
+        return repr(self.view.encoding.action_of(s, action)) if legal else f"action id {action}"
 
     def is_terminal(self):
         return self.meeple_state.is_terminal
@@ -179,20 +202,35 @@ class CarcassonneState(pyspiel.State):
 
 
 class SeatObserver:
-    """OpenSpiel's observer of a seat: tensor (SeatView.observe) with named views in `dict`."""
+    """OpenSpiel's observer of a seat: `tensor` (the encoding, as CarcassonneState.observation_tensor gives
+    it), with named views into it in `dict` ("observation": the planes, "flat")."""
 
     def __init__(self, view: SeatView, perfect_recall: bool):
         self.view, self.perfect_recall = view, perfect_recall
-        self.tensor = np.zeros(view.observation_size, np.float32)
+        self.tensor = np.zeros(view.tensor_size, np.float32)
         self.dict = view.split(self.tensor)
 
     def set_from(self, state, player):
-        self.view.observe(state.meeple_state, player, out=self.tensor)
+        write_tensor(state, player, self.tensor)
 
     def string_from(self, state, player):
         if self.perfect_recall:
             return state.history_str()
         return f"seat {player}: {position_text(state.meeple_state)}"
+
+
+def write_tensor(state: CarcassonneState, player, out: np.ndarray) -> None:
+    """Seat `player`'s (None: the seat to move) encoding over `out`; BoardOutgrewWindow if the board
+    outgrew the window."""
+    n = state.view.players
+    if player is None:
+        s = state.meeple_state
+        if s.is_chance or s.is_terminal:
+            raise ValueError(f"{GAME_NAME}: no seat is to move at a {'chance' if s.is_chance else 'terminal'} node: "
+                             "give the player whose tensor you want")
+        player = s.current_player
+    if not state.view.observe_into(state.meeple_state, integer("player", player, 0, n - 1), out):
+        raise BoardOutgrewWindow(f"{GAME_NAME}: {state.view.truncation(False)} (see meeple.openspiel)")
 
 
 _TILE_INDEX = {tile: i for i, tile in enumerate(_TILES)}
@@ -219,8 +257,10 @@ class MeepleBot(pyspiel.Bot):
 
     def step(self, state):
         chosen = self._player.choose(state.meeple_state)
-        ids, actions = state.legal()
-        return int(ids[actions.index(chosen)])
+        action_id = _meeple.Encoding.id_of(state.meeple_state, chosen)
+        if action_id < 0:
+            raise BoardOutgrewWindow(f"{GAME_NAME}: {state.view.truncation(False, 1)} (see meeple.openspiel)")
+        return action_id
 
     def restart_at(self, state):
         pass

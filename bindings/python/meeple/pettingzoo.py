@@ -11,11 +11,19 @@
 
 Agents are "player_0" .. "player_<n-1>", seat order. An agent acts several times in a row within its turn
 (placement, then follower, ...); the tile draws happen inside step() (the seed of reset() fixes their order,
-as meeple.Dealer does). Observations are {"observation": float32 [SeatView.observation_size], "action_mask":
-int8 [meeple.ACTION_IDS]} (meeple.environment documents both; the mask is all zeros for agents not acting).
-Rewards are zero-sum win utilities at the end. step() takes integer ids only (Python or numpy integers):
-a float, a string, a bool or an id outside the action space is a TypeError or ValueError naming it, and an
-id that is not legal is a ValueError; either way nothing changes.
+as meeple.Dealer does). Observations are the board encoding seen from the agent's seat (meeple.environment,
+docs/environments.md): {"observation": uint8 planes [planes, WINDOW, WINDOW], "flat": float32 [flat_size],
+"action_mask": int8 [meeple.NUM_ACTION_IDS]} (the mask is all zeros for agents not acting). Rewards are
+zero-sum win utilities at the end. step() takes integer ids only (Python or numpy integers): a float, a
+string, a bool or an id outside the action space is a TypeError or ValueError naming it, and an id that is
+not legal is a ValueError; either way nothing changes.
+
+Truncation: a board that outgrows the encoding's window (see meeple.environment) ends the game for every
+agent with truncations True, rewards 0 and infos[agent]["truncation"] saying why.
+
+There is no parallel API (pettingzoo.utils.aec_to_parallel): it steps every live agent at once, and
+Carcassonne is turn-based, one seat deciding at a time, often several decisions in a row, so every parallel
+step would be one agent's action and the others' no-ops; the AEC API says exactly that.
 """
 from __future__ import annotations
 
@@ -25,27 +33,25 @@ from pettingzoo import AECEnv
 
 from . import _meeple
 from .environment import SeatView, make_rules
+from .gymnasium import observation_space
 
 
-def env(players: int = 2, expansions=(), options=None, window: int = 31, render_mode: str | None = None):
+def env(players: int = 2, expansions=(), options=None, render_mode: str | None = None):
     """The AEC environment (see the module's doc); render_mode "ansi" returns the position as text."""
-    return CarcassonneAEC(players, expansions, options, window, render_mode)
+    return CarcassonneAEC(players, expansions, options, render_mode)
 
 
 class CarcassonneAEC(AECEnv):
     metadata = {"name": "meeple_carcassonne_v0", "render_modes": ["ansi"], "is_parallelizable": False}
 
-    def __init__(self, players=2, expansions=(), options=None, window=31, render_mode=None):
+    def __init__(self, players=2, expansions=(), options=None, render_mode=None):
         super().__init__()
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.render_mode = render_mode
-        self.view = SeatView(make_rules(players, expansions, options), window)
+        self.view = SeatView(make_rules(players, expansions, options))
         self.possible_agents = [f"player_{p}" for p in range(self.view.players)]
-        observation = spaces.Dict({
-            "observation": spaces.Box(-np.inf, np.inf, (self.view.observation_size,), np.float32),
-            "action_mask": spaces.Box(0, 1, (self.view.num_actions,), np.int8),
-        })
+        observation = observation_space(self.view)
         self.observation_spaces = {a: observation for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.view.num_actions) for a in self.possible_agents}
         self.position = None
@@ -69,34 +75,54 @@ class CarcassonneAEC(AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
         self._deal()
-        self.agent_selection = self.possible_agents[self.position.current_player]
+        self._moved()
 
     def _deal(self):
         while self.position.is_chance:
             self.position.apply(self.dealer.deal(self.position))
 
+    def _moved(self):
+        """After each move: the observations to come, whose turn, and the end of the game (over, or truncated
+        because the board outgrew the window)."""
+        s = self.position
+        self._seen = {}  # seat -> (observation, fits) of this position, not yet handed out
+        self._mask, outside = self.view.mask(s, np.empty(self.view.num_actions, np.int8))
+        if s.is_terminal:
+            for a, r in zip(self.possible_agents, self.view.returns(s)):
+                self.rewards[a] = r
+                self.terminations[a] = True
+                self.infos[a] = {"scores": s.scores}
+            self.agent_selection = self.possible_agents[0]
+            return
+        seat = s.current_player
+        self._seen[seat] = self.view.observe(s, seat)
+        truncation = self.view.truncation(self._seen[seat][1], outside)  # fits is the position's, whoever looks
+        if truncation is not None:
+            for a in self.possible_agents:
+                self.truncations[a] = True
+                self.infos[a] = {"scores": s.scores, "truncation": truncation}
+            self.agent_selection = self.possible_agents[0]
+            return
+        self.agent_selection = self.possible_agents[seat]
+
     def observe(self, agent):
         seat = self.possible_agents.index(agent)
-        acting = self.position.current_player == seat
-        return {"observation": self.view.observe(self.position, seat),
-                "action_mask": self.view.mask(self.position) if acting else np.zeros(self.view.num_actions, np.int8)}
+        # The one made in _moved() serves the first call (last()); any later one gets arrays of its own.
+        observation = (self._seen.pop(seat, None) or self.view.observe(self.position, seat))[0]
+        acting = self.position.current_player == seat and not self.truncations[agent]
+        observation["action_mask"] = self._mask.copy() if acting else np.zeros(self.view.num_actions, np.int8)
+        return observation
 
     def step(self, action):
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
-        self.position.apply(self.view.action(self.position, action))  # ValueError, nothing changed, if not legal
+        # ValueError, nothing changed, if not legal
+        self.position.apply(self.view.action(self.position, action, self._mask.view(np.bool_)))
         self._deal()
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        if self.position.is_terminal:
-            for a, r in zip(self.possible_agents, self.view.returns(self.position)):
-                self.rewards[a] = r
-                self.terminations[a] = True
-                self.infos[a] = {"scores": self.position.scores}
-            self.agent_selection = self.possible_agents[0]
-        else:
-            self.agent_selection = self.possible_agents[self.position.current_player]
+        self._moved()
         self._accumulate_rewards()
 
     def render(self):

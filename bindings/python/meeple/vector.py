@@ -22,11 +22,16 @@ Games restart as Gymnasium's vector environments do by default (AutoresetMode.NE
 ends game i (terminated, or truncated because its board outgrew the encoding's window, which the encoding
 reports rather than crops), the next step starts a new game there and ignores its action. The C++ threads
 run with the GIL released and write into arrays allocated once; with copy=False the arrays returned are
-those buffers, overwritten by the next step.
+those buffers, overwritten by the next step. Threads sharing one VectorEnv take turns: each reset() or
+step() runs whole (ids in, games moved, results copied out) before the next starts.
+
+Bad actions (not integers, out of range, not legal in their game) raise TypeError or ValueError naming the
+env index, before any game moves; the action of an env that restarts at this step is ignored, whatever it is.
 """
 from __future__ import annotations
 
 import os
+import threading
 
 import gymnasium
 import numpy as np
@@ -85,27 +90,45 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, n)
         self.action_space = batch_space(self.single_action_space, n)
         self._ids = np.zeros(n, np.int64)
+        self._restarting = np.zeros(n, np.bool_)  # ended at the last step: restarts at the next, its action ignored
+        self._turn = threading.Lock()  # one reset() or step() at a time, from its ids to its results
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         """Starts a game in every env: (obs, infos). `seed` fixes every tile order and bot from here on."""
-        super().reset(seed=seed)
         if seed is not None:
-            self._seed = integer("seed", seed, 0, 2**63 - 1)
-        self._core.reset(self._seed, self._out)
-        return self._observation(), self._infos()
+            seed = integer("seed", seed, 0, 2**63 - 1)
+        super().reset(seed=seed)
+        with self._turn:
+            if seed is not None:
+                self._seed = seed
+            self._core.reset(self._seed, self._out)
+            self._restarting[:] = False
+            return self._observation(), self._infos()
 
     def step(self, actions):
         """One action id per env (integers: a list, or a numpy integer array of shape [num_envs])."""
-        ids = np.asarray(actions)
-        if ids.shape != (self.num_envs,):
-            raise ValueError(f"actions must have shape ({self.num_envs},): one id per env, got shape {ids.shape}")
-        if ids.dtype == np.bool_ or not np.issubdtype(ids.dtype, np.integer):
-            raise TypeError(f"actions must be integer ids, got an array of {ids.dtype}")
-        self._ids[:] = ids
-        self._core.step(self._ids, self._out)
-        out = self._out
-        return (self._observation(), self._take(out["reward"]), self._take(out["terminated"].view(np.bool_)),
-                self._take(out["truncated"].view(np.bool_)), self._infos())
+        if isinstance(actions, (list, tuple)) and len(actions) == self.num_envs:
+            entries = actions  # as given: numpy would make [1, True] ints and [1, [2]] a ragged-array error
+        else:
+            ids = np.asarray(actions)
+            if ids.shape != (self.num_envs,):
+                raise ValueError(f"actions must have shape ({self.num_envs},): one id per env, got shape {ids.shape}")
+            entries = None if ids.dtype.kind in "iu" else ids.tolist()  # bool, float, objects, text: each looked at
+        if entries is not None:  # the first entry that is no integer is named
+            ids = np.array([integer(f"env {i}: action id", v) for i, v in enumerate(entries)], dtype=object)
+        with self._turn:
+            # Out of range (also what int64 cannot hold) is named here; legality in C++, both before any game moves.
+            bad = np.flatnonzero(((ids < 0) | (ids >= _meeple.NUM_ACTION_IDS)) & ~self._restarting)
+            if bad.size:
+                i = int(bad[0])
+                raise ValueError(f"env {i}: action id {ids[i]} is out of range (0 to {_meeple.NUM_ACTION_IDS - 1})")
+            self._ids[:] = np.where(self._restarting, 0, ids)
+            self._core.step(self._ids, self._out)
+            out = self._out
+            terminated, truncated = out["terminated"].view(np.bool_), out["truncated"].view(np.bool_)
+            np.logical_or(terminated, truncated, out=self._restarting)
+            return (self._observation(), self._take(out["reward"]), self._take(terminated), self._take(truncated),
+                    self._infos())
 
     def state(self, index: int) -> _meeple.State:
         """A copy of game `index`'s position (to render it, or to check what the arrays say)."""
