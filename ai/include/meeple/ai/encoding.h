@@ -121,7 +121,7 @@ class Encoding {
   // Flat field offsets, computed from the player count.
   struct FlatLayout {
     int in_hand, placed, placed_rotation, remaining, tiles_left, phase, acting, turn, scores, followers, specials,
-        abbeys, king, robber, king_robber_sizes, count_quarter, in_quarters, expansions, outside_window, size;
+        abbeys, king, robber, count_quarter, in_quarters, expansions, outside_window, size;
   };
   const FlatLayout& flat_layout() const { return flat_; }
 
