@@ -173,3 +173,113 @@ def test_every_kind_of_decision_is_offered_with_its_place_on_the_board(tmp_path)
         assert meeple.replay(line).scores == view["scores"]
     assert {"pass", "deploy", "abbey", "count_deploy", "redeploy", "wagon"} <= kinds, sorted(kinds)
     assert {"follower", "mayor", "barn", "wagon"} <= figures, sorted(figures)
+
+
+def finish(table, choose=lambda legal: 0):
+    """Plays the person's seat of a Table to the end; returns its last view."""
+    while not table.state.is_terminal:
+        table.act(choose(table.state.legal_actions()))
+    return table.view()
+
+
+def unusable_targets(tmp_path):
+    """Records files that cannot take a record, each made fresh: (what it is, path)."""
+    import os
+
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "read-only.jsonl").write_text("kept\n")
+    (tmp_path / "read-only.jsonl").chmod(0o444)
+    (tmp_path / "a-file").write_text("")
+    os.mkfifo(tmp_path / "fifo")
+    for name, target in [("to-full", "/dev/full"), ("to-folder", tmp_path / "folder"), ("to-nothing", tmp_path / "gone"),
+                         ("to-fifo", tmp_path / "fifo"), ("to-read-only", tmp_path / "read-only.jsonl")]:
+        os.symlink(target, tmp_path / name)
+    return [("/dev/full", "/dev/full"), ("/dev/null", "/dev/null"), ("a directory", str(tmp_path / "folder")),
+            ("a directory with a slash", str(tmp_path / "folder") + "/"), ("a FIFO", str(tmp_path / "fifo")),
+            ("a read-only file", str(tmp_path / "read-only.jsonl")),
+            ("a path through a file", str(tmp_path / "a-file" / "games.jsonl")),
+            ("a folder under a file", str(tmp_path / "a-file" / "x" / "games.jsonl")), ("empty", "")] + [
+        (f"a symlink {name}", str(tmp_path / name)) for name in ["to-full", "to-folder", "to-nothing", "to-fifo", "to-read-only"]]
+
+
+def test_unusable_records_files_are_refused_before_the_game(tmp_path):
+    from meeple.play import Table
+
+    rules = meeple.Rules(players=2)
+    targets = unusable_targets(tmp_path)
+    before = sorted(p.name for p in tmp_path.rglob("*"))
+    for what, out in targets:
+        with pytest.raises(ValueError, match="--out") as refused:
+            Table(rules, ["random"], seat=0, seed=1, out=out)
+        assert out in str(refused.value) or not out, (what, refused.value)
+    # The command line: exit 2 and the reason, before any server starts (a few of the cases: each is a process).
+    for what, out in targets[::3]:
+        result = subprocess.run([sys.executable, "-m", "meeple", "play", "--bots", "random", "--no-open", "--port", "0",
+                                 "--out", out], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+        assert result.returncode == 2 and result.stderr.startswith("error: --out"), (what, result.stderr)
+        assert "meeple play: http" not in result.stdout, what
+    assert sorted(p.name for p in tmp_path.rglob("*")) == before  # nothing created, nothing replaced
+    assert (tmp_path / "read-only.jsonl").read_text() == "kept\n"
+
+
+def test_a_missing_folder_is_created_and_takes_the_records(tmp_path):
+    from meeple.play import Table
+
+    for depth in range(1, 4):
+        out = tmp_path.joinpath(*[f"d{depth}-{k}" for k in range(depth)], "games.jsonl")
+        table = Table(meeple.Rules(players=2), ["random"], seat=depth % 2, seed=depth, out=str(out))
+        assert out.parent.is_dir() and not out.exists()  # the folder at once, the file with the first record
+        view = finish(table)
+        assert view["record"] == str(out) and view["save_error"] is None
+        assert meeple.replay(out.read_text()).scores == view["scores"]
+
+
+def test_a_record_that_cannot_be_appended_at_the_end_goes_elsewhere_and_says_where(tmp_path, monkeypatch):
+    import os
+    import tempfile
+
+    from meeple import play
+
+    spare = tmp_path / "spare"
+    spare.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(spare))
+    rules = meeple.Rules(players=2)
+    breakers = {"replaced by a directory": lambda out: (os.remove(out), os.mkdir(out)),
+                "made read-only": lambda out: os.chmod(out, 0o444),
+                "replaced by a symlink to /dev/full": lambda out: (os.remove(out), os.symlink("/dev/full", out)),
+                "its folder removed": lambda out: (os.remove(out), os.rmdir(os.path.dirname(out)),
+                                                   open(os.path.dirname(out), "w").close())}
+    for seed, (what, breaks) in enumerate(breakers.items(), 1):
+        out = tmp_path / f"game{seed}" / "games.jsonl"
+        out.parent.mkdir()
+        out.write_text("")
+        table = play.Table(rules, ["random"], seat=0, seed=seed, out=str(out))
+        breaks(str(out))
+        view = finish(table)
+        fallback = str(spare / f"meeple-play-{os.getpid()}-seed{seed}.jsonl")
+        assert view["over"] and view["record"] == fallback, what
+        assert f"could not append the record to {out}" in view["save_error"] and fallback in view["save_error"], what
+        assert meeple.replay(open(fallback).read().splitlines()[0]).scores == view["scores"], what
+        assert meeple.replay(view["record_text"]).scores == view["scores"], what
+    # A device that fails the write itself (ENOSPC), and no temporary folder either: the page keeps the record.
+    monkeypatch.setattr(play, "check_output", lambda path: None)
+    monkeypatch.setattr(tempfile, "tempdir", "/dev/full/nowhere")
+    table = play.Table(rules, ["random"], seat=1, seed=9, out="/dev/full")
+    view = finish(table)
+    assert view["record"] is None and "No space left on device" in view["save_error"]
+    assert "download it from this page" in view["save_error"]
+    assert meeple.replay(view["record_text"]).scores == view["scores"]
+
+
+def test_the_last_move_gets_an_answer_when_the_records_file_broke_meanwhile(server):
+    import os
+
+    url, out = server("--bots", "random", "--seed", "3")
+    os.mkdir(out)  # the server checked the (then missing) file at the start; now nothing can be appended
+    status, view = 200, None
+    while view is None or not view["over"]:
+        status, view = post(url + "api/act", b'{"action": 0}')
+        assert status == 200, view
+    assert view["record"] and view["record"] != str(out) and "is a directory" in view["save_error"]
+    assert meeple.replay(open(view["record"]).read().splitlines()[-1]).scores == view["scores"]
+    os.remove(view["record"])

@@ -7,14 +7,19 @@ highlighted, and every other decision of the rules in play as buttons, with the 
 the board. The game is played here, in this process: the page asks for the position (GET /api/state) and
 sends the person's choice (POST /api/act {"action": index of the decision's choices}); the bots then play
 until it is the person's turn again, and the answer is the new position. When the game ends its record
-(meeple-game/1) is appended to --out.
+(meeple-game/1) is appended to --out, which is checked before the game starts; should the append still fail,
+the record goes to a file in the temporary folder and the page says where (and offers it for download).
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
 import random
+import stat
+import sys
+import tempfile
 import threading
 import time
 import webbrowser
@@ -94,6 +99,54 @@ def describe(record: dict | None) -> str:
     return json.dumps(record)
 
 
+def check_output(path: str) -> None:
+    """Refuses, before any game is played, a records file that could not take a record: a directory, a
+    device or pipe (/dev/full, a FIFO: a record there is lost, or the write blocks), a read-only file, a
+    folder that cannot be created or written in. A missing folder is created (the default's runs/play/)."""
+    if not path:
+        raise ValueError("--out is empty: give a file for the records")
+    try:
+        info = os.stat(path)  # through symlinks: records are appended to the link's target
+    except FileNotFoundError:
+        if os.path.islink(path):
+            raise ValueError(f"--out {path!r} is a symlink to nothing ({os.readlink(path)!r})") from None
+        folder = os.path.dirname(path) or "."
+        try:
+            os.makedirs(folder, exist_ok=True)
+            tempfile.TemporaryFile(dir=folder).close()
+        except OSError as e:
+            raise ValueError(f"--out {path!r}: cannot write in the folder {folder!r} ({e.strerror})") from None
+        return
+    except OSError as e:  # e.g. a path through a regular file (ENOTDIR)
+        raise ValueError(f"--out {path!r} cannot be used ({e.strerror})") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise ValueError(f"--out {path!r} is a directory: give a file for the records (e.g. {os.path.join(path, 'games.jsonl')!r})")
+    if not stat.S_ISREG(info.st_mode):
+        raise ValueError(f"--out {path!r} is not a regular file (a device or pipe would lose the records)")
+    # The mode bits as well as access(): root may write anything, but a file made read-only is meant to stay as it is.
+    if not info.st_mode & 0o222 or not os.access(path, os.W_OK):
+        raise ValueError(f"--out {path!r} is read-only")
+
+
+def append_line(path: str, line: str) -> None:
+    """Appends one whole line or nothing: a failed write is cut back off, so the file keeps only whole records."""
+    check_output(path)  # the target may have changed since the game started
+    # O_NONBLOCK: a FIFO put there meanwhile fails to open instead of blocking the server.
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK, 0o666)
+    try:
+        start = os.fstat(fd).st_size
+        data = line.encode()
+        try:
+            while data:
+                data = data[os.write(fd, data):]
+        except OSError:
+            with contextlib.suppress(OSError):  # best effort: the write's own error is the one to report
+                os.ftruncate(fd, start)
+            raise
+    finally:
+        os.close(fd)
+
+
 class Table:
     """One game between a person (seat `seat`) and bots, played as the page asks."""
 
@@ -102,6 +155,7 @@ class Table:
             raise ValueError(f"--seat must be 0 to {len(bots)} with {len(bots)} bots, got {seat}")
         for spec in bots:
             _meeple.make_player(spec, 0)  # a bad spec fails before the server starts
+        check_output(out)  # so does a records file that would lose the game at its end
         self.rules, self.bot_specs, self.seat, self.out = rules, bots, seat, out
         self.names = list(bots[:seat]) + ["you"] + list(bots[seat:])
         self.lock = threading.Lock()
@@ -114,7 +168,7 @@ class Table:
                      for p in range(self.rules.players)]
         self.state, self.dealer = _meeple.State(self.rules), _meeple.Dealer(seed)
         self.recorder = _meeple.RecordBuilder(self.rules, self.names, seed)
-        self.log, self.saved = [], None
+        self.log, self.saved, self.save_error, self.record = [], None, None, None
         self.shown_from = 0  # log entries from the person's last decision on are shown
         self._play_until_the_person()
 
@@ -136,15 +190,28 @@ class Table:
         s = self.state
         while not s.is_terminal and (s.is_chance or s.current_player != self.seat):
             self._apply(self.dealer.deal(s) if s.is_chance else self.bots[s.current_player].choose(s))
-        if s.is_terminal and self.saved is None:
+        if s.is_terminal and self.record is None:
             self.saved = self._save()
 
     def _save(self) -> str:
-        if os.path.dirname(self.out):
-            os.makedirs(os.path.dirname(self.out), exist_ok=True)
-        with open(self.out, "a") as f:
-            f.write(self.recorder.finish(self.state) + "\n")
-        return self.out
+        """Appends the record to --out; if that fails, to a file in the temporary folder, with the reason kept
+        for the page (which also offers the record itself for download). Returns where it went."""
+        self.record = self.recorder.finish(self.state) + "\n"
+        try:
+            append_line(self.out, self.record)
+            return self.out
+        except (OSError, ValueError) as e:
+            reason = f"could not append the record to {self.out}: {getattr(e, 'strerror', None) or e}"
+        fallback = os.path.join(tempfile.gettempdir(), f"meeple-play-{os.getpid()}-seed{self.seed}.jsonl")
+        try:
+            append_line(fallback, self.record)
+        except (OSError, ValueError) as e:
+            self.save_error = f"{reason}; nor to {fallback} ({getattr(e, 'strerror', None) or e}): download it from this page"
+            print(f"meeple play: {self.save_error}", file=sys.stderr, flush=True)
+            return None
+        self.save_error = f"{reason}; it was saved to {fallback} instead"
+        print(f"meeple play: {self.save_error}", file=sys.stderr, flush=True)
+        return fallback
 
     def act(self, index: int) -> None:
         """The person's choice: index into the decision's choices (legal_actions order)."""
@@ -199,6 +266,7 @@ class Table:
             "status": status, "over": s.is_terminal, "tile": s.drawn_tile if placements else None,
             "tile_svg": tile_svg(s.drawn_tile) if placements else None, "placements": placements,
             "choices": choices, "log": self.log[self.shown_from:], "record": self.saved, "seed": self.seed,
+            "save_error": self.save_error, "record_text": self.record,
         }
 
 
@@ -267,6 +335,8 @@ def handler_for(table: Table):
                     self._json(200, table.view())
             except (ValueError, _meeple.RulesError) as e:
                 self._json(400, {"error": str(e)})
+            except Exception as e:  # a request always gets an answer: the page shows it, the server goes on
+                self._json(500, {"error": f"{type(e).__name__}: {e}"})
 
     return Handler
 
