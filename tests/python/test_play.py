@@ -3,15 +3,12 @@ chromium-driver, which scripts/setup.sh installs), and the server's answers to b
 import json
 import math
 import random
-import shutil
 import subprocess
 import sys
 import urllib.error
 import urllib.request
 
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -36,19 +33,6 @@ def server(tmp_path):
     for process in processes:
         process.terminate()
         process.wait(timeout=10)
-
-
-@pytest.fixture
-def browser():
-    chromium, driver = shutil.which("chromium"), shutil.which("chromedriver")
-    assert chromium and driver, "bash scripts/setup.sh installs Debian's chromium and chromium-driver"
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1400,1000"]:
-        options.add_argument(flag)
-    page = webdriver.Chrome(service=Service(driver), options=options)
-    yield page
-    page.quit()
 
 
 def settled(page):
@@ -86,7 +70,18 @@ def play_by_clicks(page, url):
     return kinds, status, scores, clicks
 
 
-def test_a_whole_base_game_by_clicks_saves_a_record_that_replays(server, browser):
+def check_the_end(board_page, line, scores, shot):
+    """The final position in the page, as a person at a 1280x900 window sees it (and a screenshot to look at)."""
+    final = meeple.replay(line)
+    names = json.loads(line)["names"]
+    tiles = board_page.check_final_position(scores, names)
+    assert sorted((t["id"], t["x"], t["y"]) for t in tiles) == sorted((t[0], t[1], t[2]) for t in final.tiles())
+    assert board_page.last_marked() == dict(zip(("id", "x", "y"), final.tiles()[-1][:3]))
+    board_page.page.save_screenshot(str(shot))
+    board_page.check_zoom_and_pan()
+
+
+def test_a_whole_base_game_by_clicks_saves_a_record_that_replays(server, browser, board_page, tmp_path):
     url, out = server("--bots", "greedy", "--seed", "5")
     kinds, status, scores, clicks = play_by_clicks(browser, url)
     assert clicks > 40 and {"place", "deploy", "pass"} <= kinds
@@ -96,15 +91,20 @@ def test_a_whole_base_game_by_clicks_saves_a_record_that_replays(server, browser
     winners = [record["names"][p] for p, s in enumerate(scores) if s == max(scores)]
     assert status == "Game over: " + ", ".join(winners) + " won"
     assert "Record saved to" in browser.find_element(By.ID, "record").text
+    check_the_end(board_page, out.read_text().splitlines()[0], scores, tmp_path / "end.png")
 
 
-def test_every_expansion_by_clicks_with_three_players(server, browser):
-    url, out = server("--bots", "random", "greedy", "--seat", "1", "--seed", "2", "--expansions", "river2", "count",
+LONG_BOT = "mcts:iterations=30,c=0.7,fpu=0.5,reward=margin,widen=2,widen_exp=0.5"  # a name longer than the table
+
+
+def test_every_expansion_by_clicks_with_three_players(server, browser, board_page, tmp_path):
+    url, out = server("--bots", LONG_BOT, "greedy", "--seat", "1", "--seed", "2", "--expansions", "river2", "count",
                       "king_robber", "cult_places", "abbey_mayor")
     kinds, status, scores, _ = play_by_clicks(browser, url)
     assert {"place", "deploy", "abbey", "pass"} <= kinds
     line = out.read_text().splitlines()[0]
-    assert meeple.replay(line).scores == scores and json.loads(line)["names"] == ["random", "you", "greedy"]
+    assert meeple.replay(line).scores == scores and json.loads(line)["names"] == [LONG_BOT, "you", "greedy"]
+    check_the_end(board_page, line, scores, tmp_path / "end.png")
 
 
 def post(url, body: bytes, headers=None):
@@ -148,6 +148,8 @@ def test_bad_bot_specs_fail_before_serving():
 def test_every_kind_of_decision_is_offered_with_its_place_on_the_board(tmp_path):
     # The page's model, without a browser: 8 games with every expansion, 3 players, the person mostly taking
     # the last choice (figures go out, so the Count, wagons and barns come up).
+    from conftest import raw_codes
+
     from meeple.play import SPOT_RADIUS, Table
 
     rules = meeple.Rules(players=3, expansions=["river2", "count", "king_robber", "cult_places", "abbey_mayor"])
@@ -159,6 +161,8 @@ def test_every_kind_of_decision_is_offered_with_its_place_on_the_board(tmp_path)
             legal = table.state.legal_actions()
             offered = [p["action"] for p in view["placements"]] + [c["action"] for c in view["choices"]]
             assert sorted(offered) == list(range(len(legal)))  # every legal action, once
+            words = "\n".join([view["status"]] + view["log"] + [c["label"] for c in view["choices"]])
+            assert not raw_codes(words), (raw_codes(words), words)  # a person reads words, not record codes
             spots = [c["spot"] for c in view["choices"] if c["spot"]]
             assert all(math.dist(a, b) >= 2 * SPOT_RADIUS for i, a in enumerate(spots) for b in spots[:i])
             for c in view["choices"]:
@@ -171,6 +175,9 @@ def test_every_kind_of_decision_is_offered_with_its_place_on_the_board(tmp_path)
             table.act(len(legal) - 1 if rng.random() < 0.7 else rng.randrange(len(legal)))
         line = (tmp_path / "games.jsonl").read_text().splitlines()[game]
         assert meeple.replay(line).scores == view["scores"]
+        account = view["account"]  # the end: from the score before the last move, by category, to the final score
+        assert [a["final"] for a in account] == view["scores"]
+        assert [a["before"] + sum(a[c] for c in meeple.SCORE_CATEGORIES) for a in account] == view["scores"]
     assert {"pass", "deploy", "abbey", "count_deploy", "redeploy", "wagon"} <= kinds, sorted(kinds)
     assert {"follower", "mayor", "barn", "wagon"} <= figures, sorted(figures)
 

@@ -33,6 +33,7 @@ PHASE_WORDS = {"turn start (abbey or draw)": "place your abbey or draw a tile", 
 
 NUMBERS = {2: "two", 3: "three", 4: "four"}
 _SIDES = {1: "city edge", 3: "three-sided city", 4: "city on all four sides"}
+_PLURAL = {"city edge": "city edges", "city corner": "city corners", "city across the tile": "cities across the tile"}
 
 
 def _count(n: int, one: str, many: str) -> str:
@@ -41,6 +42,10 @@ def _count(n: int, one: str, many: str) -> str:
 
 def _two_edges(edges: list[int], corner: str, straight: str) -> str:
     return straight if (edges[1] - edges[0]) % 2 == 0 else corner
+
+
+def _city(edges: list[int]) -> str:
+    return _two_edges(edges, "city corner", "city across the tile") if len(edges) == 2 else _SIDES[len(edges)]
 
 
 @lru_cache(maxsize=None)
@@ -56,12 +61,10 @@ def tile_name(tile_id: str) -> str:
     parts = []
     if "cloister" in kinds or "shrine" in kinds:
         parts.append("cloister" if "cloister" in kinds else "shrine")
-    cities = [s for s in segments if s["kind"] == "city"]
-    if len(cities) == 1:
-        edges = cities[0]["edges"]
-        parts.append(_two_edges(edges, "city corner", "city across the tile") if len(edges) == 2 else _SIDES[len(edges)])
-    elif cities:
-        parts.append(_count(len(cities), "city", "separate cities"))
+    cities = [_city(s["edges"]) for s in segments if s["kind"] == "city"]
+    for city in sorted(set(cities), key=cities.index):
+        n = cities.count(city)
+        parts.append(city if n == 1 else f"{NUMBERS.get(n, n)} {_PLURAL.get(city, city)}")
     pennants = sum(s["pennants"] for s in segments)
     rivers = [s for s in segments if s["kind"] == "river"]
     if rivers:
@@ -102,10 +105,12 @@ def spot_kind(tile_id: str, rotation: int, code: str) -> str:
     return "feature"
 
 
-def feature_words(board: dict, x: int, y: int, code: str) -> str:
-    """A feature named by a location on the tile at (x, y): "the field north-west", "the cloister"."""
+def feature_words(board: dict, x: int, y: int, code: str, tile: bool = False) -> str:
+    """A feature named by a location on the tile at (x, y): "the field, north-west", "the cloister", with
+    `tile` "the road on tile (2, 0), south"."""
     kind = spot_kind(*board[(x, y)], code) if (x, y) in board else "feature"
-    return " ".join(w for w in ("the", kind, PLACE_WORDS.get(code, code)) if w)
+    where = PLACE_WORDS.get(code, "")
+    return f"the {kind}" + (f" on tile ({x}, {y})" if tile else "") + (f", {where}" if where else "")
 
 
 def board_of(state) -> dict:
@@ -127,15 +132,15 @@ def describe(record: dict | None, board: dict, placed: tuple | None) -> str:
         return {"deploy": "place no figure", "count_deploy": "no follower into Carcassonne",
                 "redeploy": "stop redeploying", "abbey": "decline the abbey", "wagon": "take the wagon back"}[kind]
     if kind == "deploy":
-        return f"{what['figure']} on {feature_words(board, *placed, what['at'])}" if placed else f"{what['figure']} on {what['at']}"
+        return f"{what['figure']} on {feature_words(board, *(placed or (None, None)), what['at'])}"
     if kind == "count_deploy":
         to = what.get("count_to", "")
         return f"{what['figure']} into the {what['quarter']}" + (f", the Count to the {to}" if to else "")
     if kind == "redeploy":
         x, y, code = what["to"]
-        return f"{what['figure']} from the {what['from']} to {feature_words(board, x, y, code)} of ({x}, {y})"
+        return f"{what['figure']} from the {what['from']} to {feature_words(board, x, y, code, tile=True)}"
     if kind == "abbey":
         return f"abbey at ({what[0]}, {what[1]})"
     if kind == "wagon":
-        return f"wagon to {feature_words(board, what[0], what[1], what[2])} of ({what[0]}, {what[1]})"
+        return f"wagon to {feature_words(board, what[0], what[1], what[2], tile=True)}"
     return json.dumps(record)
