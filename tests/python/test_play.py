@@ -44,10 +44,13 @@ def settled(page):
 
 def play_by_clicks(page, url):
     """Plays a whole game by clicking; returns (decision kinds clicked, final status, scores shown)."""
+    from conftest import BoardPage
+
     page.get(url)
     kinds, clicks = set(), 0
     while not (status := settled(page)).startswith("Game over"):
         assert status.startswith("Your turn"), status
+        assert BoardPage(page).side_fits() and BoardPage(page).codes() == []  # nothing cut off, words not codes
         cells = page.find_elements(By.CSS_SELECTOR, "#board .cell.legal")
         if cells:
             kinds.add("place")

@@ -6,8 +6,8 @@ nothing else.
     meeple.write_viewer(record_line, "game.html")      # or: python -m meeple view games.jsonl --game 3
 
 The page holds the game as data (each tile and each figure drawing once, positions as counts and indices)
-and draws positions in the browser from shared tile symbols, so a game is some 50 KB rather than a picture
-per position.
+and draws positions in the browser from shared tile symbols: some 60 KB for a two-player base game, 125 KB
+with every expansion (a whole SVG per position made 1.7 and 4.6 MB).
 """
 from __future__ import annotations
 
