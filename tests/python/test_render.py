@@ -57,8 +57,9 @@ def test_positions_of_a_record_and_the_render_command(tmp_path):
 
 
 def test_every_tile_has_a_name_in_words():
-    from meeple.words import tile_name
+    from meeple.words import PHASE_WORDS, tile_name
 
+    assert set(meeple.PHASES) == set(PHASE_WORDS)  # every phase of a turn in words too
     names = {t: tile_name(t) for t in meeple.tile_ids()}
     for tile_id, name in names.items():
         assert re.fullmatch(r"[a-z][a-zA-Z -]*[a-z]", name) and tile_id not in name, (tile_id, name)
