@@ -51,6 +51,25 @@ def raw_codes(text: str) -> list[str]:
     return TILE_CODE.findall(text) + PLACE_CODE.findall(text)
 
 
+def check_account_data(account, before_last, final):
+    """The account of the end a page is given (meeple.render.final_account) adds up: per seat the score before final
+    scoring and what each feature paid make the game's final score; no category gained more than it did with the
+    last action; each line in words, naming seats that play and tiles that lie on the board."""
+    seats, features = account["seats"], account["features"]
+    assert [a["final"] for a in seats] == final.scores
+    board = {(x, y) for _, x, y, _ in final.tiles()}
+    for p, (a, last, end) in enumerate(zip(seats, before_last.score_breakdown(), final.score_breakdown())):
+        assert a["before"] + sum(f["points"][p] for f in features) == a["final"], (p, a, features)
+        assert a["before"] >= sum(last.values())
+        for c in meeple.SCORE_CATEGORIES:
+            assert a[c] == sum(f["points"][p] for f in features if f["category"] == c)
+            assert 0 <= a[c] <= end[c] - last[c], (p, c, a, last, end)
+    for f in features:
+        assert f["paid"] and set(f["paid"]) <= set(range(final.num_players)), f
+        assert all(v == 0 for p, v in enumerate(f["points"]) if p not in f["paid"]), f
+        assert {tuple(c) for c in f["cells"]} <= board and not raw_codes(f["text"]), f
+
+
 class BoardPage:
     """What a person sees of a page with a board (python -m meeple play, meeple view), asked of the browser."""
 
@@ -82,11 +101,60 @@ class BoardPage:
             }
             return {id: 'nowhere'};""")
 
-    def account(self) -> list[dict]:
-        """The account of the end as shown: per seat the score before, the gains by category, the final score."""
-        return self.page.execute_script("""return [...document.querySelectorAll('#account .account-row')].map((r) => ({
-            before: +r.dataset.before, final: +r.dataset.final, shown: +r.querySelector('.final').textContent,
-            gains: Object.fromEntries([...r.querySelectorAll('.gain')].map((g) => [g.dataset.category, +g.dataset.points]))}));""")
+    def account(self) -> dict:
+        """The account of the end as shown: "seats", per seat the score before final scoring, the gains by category
+        and the final score; "features", per line what paid (in words), its category, cells and points per seat."""
+        account = self.page.execute_script("""return {
+            seats: [...document.querySelectorAll('#account .account-row')].map((r) => ({
+              before: +r.dataset.before, final: +r.dataset.final, shown: +r.querySelector('.final').textContent,
+              gains: Object.fromEntries([...r.querySelectorAll('.gain')].map((g) => [g.dataset.category, +g.dataset.points]))})),
+            features: [...document.querySelectorAll('#account .feature-row')].map((r) => ({
+              text: r.textContent, what: r.dataset.what, category: r.dataset.category, cells: JSON.parse(r.dataset.cells),
+              points: Object.fromEntries([...r.querySelectorAll('.paid')].map((p) => [+p.dataset.seat, +p.dataset.points]))}))};""")
+        for f in account["features"]:  # JSON object keys are strings
+            f["points"] = {int(seat): points for seat, points in f["points"].items()}
+        return account
+
+    def highlighted(self) -> list[dict]:
+        """The cells outlined on the board for a line of the account: each with the tile drawn under its centre."""
+        return self.page.execute_script("""return [...document.querySelectorAll('#board .feature-cell')].map((c) => {
+            const r = c.getBoundingClientRect(), cx = (r.left + r.right) / 2, cy = (r.top + r.bottom) / 2;
+            const under = [...document.querySelectorAll('#board .tile')].find((t) => {
+              const b = t.getBoundingClientRect();
+              return Math.abs((b.left + b.right) / 2 - cx) < 1 && Math.abs((b.top + b.bottom) / 2 - cy) < 1; });
+            return {x: +c.dataset.x, y: +c.dataset.y, tile: under ? [+under.dataset.x, +under.dataset.y] : null}; });""")
+
+    def check_account(self, scores):
+        """The account of the end adds up: per seat, the score before final scoring and the gains by category make
+        the final score shown, which is the game's; the lines feature by feature make those gains; pointing at a
+        line outlines its feature's tiles on the board, and only while the pointer is there."""
+        from selenium.webdriver.common.action_chains import ActionChains
+        from selenium.webdriver.common.by import By
+
+        account = self.account()
+        seats, features = account["seats"], account["features"]
+        assert [a["final"] for a in seats] == [a["shown"] for a in seats] == list(scores)
+        assert all(a["before"] + sum(a["gains"].values()) == a["final"] for a in seats), seats
+        assert features, "no feature paid anything at the end"
+        for p, a in enumerate(seats):
+            for category in meeple.SCORE_CATEGORIES:
+                paid = sum(f["points"].get(p, 0) for f in features if f["category"] == category)
+                assert paid == a["gains"].get(category, 0), (p, category, features)
+        for f in features:
+            assert f["points"] and f["text"][0].isupper() and f["text"].count("+") == len(f["points"]), f
+            assert bool(f["cells"]) == (f["what"] not in ("king", "robber")), f
+        rows = self.page.find_elements(By.CSS_SELECTOR, "#account .feature-row")
+        for row, f in list(zip(rows, features))[:6]:
+            if not f["cells"]:
+                continue
+            self.page.execute_script("arguments[0].scrollIntoView({block: 'center'})", row)
+            ActionChains(self.page).move_to_element(row).perform()
+            shown = self.highlighted()
+            assert sorted([c["x"], c["y"]] for c in shown) == sorted(f["cells"]), (f, shown)
+            assert all(c["tile"] == [c["x"], c["y"]] for c in shown), shown  # each outline on its tile
+            ActionChains(self.page).move_to_element(self.page.find_element(By.ID, "status")).perform()
+            assert self.highlighted() == []
+        return account
 
     def codes(self) -> list[str]:
         """Tile ids and location codes in the visible text, where a person wants words."""
@@ -103,13 +171,11 @@ class BoardPage:
 
     def check_final_position(self, scores, names):
         """The end of a game as a person should see it: the whole board, the last tile marked, the account adding
-        up to the final scores, words instead of codes, every name whole in its tooltip, nothing cut off."""
+        up to the final scores (check_account), words instead of codes, every name whole in its tooltip, nothing cut off."""
         tiles = self.tiles()
         assert tiles and not self.outside(), self.outside()
         assert self.last_marked() is not None and self.last_marked()["id"] != "nowhere"
-        account = self.account()
-        assert [a["final"] for a in account] == [a["shown"] for a in account] == list(scores)
-        assert all(a["before"] + sum(a["gains"].values()) == a["final"] for a in account), account
+        self.check_account(scores)
         assert self.codes() == []
         shown = self.names()
         assert [n["title"] for n in shown[:len(names)]] == list(names)

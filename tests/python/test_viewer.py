@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import raw_codes
+from conftest import check_account_data, raw_codes
 from selenium.webdriver.common.by import By
 
 import meeple
@@ -26,6 +26,7 @@ def records(tmp_path, bots, games, players, expansions, seed):
 
 
 def test_the_data_of_many_games_adds_up(tmp_path):
+    whats = set()  # what the accounts of the end paid for
     for expansions, players, seed in [([], 2, 1), (ALL, 3, 2), (["abbey_mayor", "king_robber"], 6, 3), (["count"], 4, 4),
                                       (["river2", "cult_places"], 5, 5)]:
         bots = ["random", "greedy", "heuristic", "mcts:iterations=4", "mcts:iterations=5", "mcts:iterations=6"]
@@ -42,10 +43,10 @@ def test_the_data_of_many_games_adds_up(tmp_path):
             moves = [m for f in frames for m in f["moves"]]
             assert len(moves) == len(record["actions"]) and not raw_codes("\n".join(moves)), raw_codes("\n".join(moves))
             assert all(f["last"] == f["tiles"] - 1 for f in frames[1:] if f["moves"][0].startswith("tile drawn"))
-            before = meeple.position_of_record(line, len(record["actions"]) - 1).scores
-            assert [a["before"] for a in game["account"]] == before
-            assert [a["before"] + sum(a[c] for c in meeple.SCORE_CATEGORIES) for a in game["account"]] == final.scores
-            assert [a["final"] for a in game["account"]] == final.scores
+            before_last = meeple.position_of_record(line, len(record["actions"]) - 1)
+            check_account_data(game["account"], before_last, final)
+            whats.update(f["what"] for f in game["account"]["features"])
+    assert whats == {"city", "road", "cloister", "shrine", "farm", "barn", "king", "robber"}, whats
 
 
 def test_the_page_of_a_whole_game_is_small(tmp_path):

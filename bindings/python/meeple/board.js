@@ -23,6 +23,13 @@ document.head.appendChild(document.createElement("style")).textContent = `
   .dot { display: inline-block; width: 10px; height: 10px; border-radius: 50%; margin-right: 5px; vertical-align: middle; }
   .account-caption { font-size: 13px; margin: 10px 0 4px; color: #333; }
   .account-row { font-size: 13px; margin: 2px 0; }
+  .feature-row { font-size: 13px; margin: 1px 0; padding: 1px 3px; border-radius: 3px; overflow-wrap: anywhere; }
+  .feature-row[data-cells="[]"] { cursor: default; }
+  .feature-row:not([data-cells="[]"]) { cursor: help; }
+  .feature-row.shown { background: #ffe9a8; }
+  .paid { white-space: nowrap; margin-left: 4px; }
+  .paid b { margin-left: 3px; }
+  .feature-cell { fill: #ffd400; fill-opacity: 0.35; stroke: #d18b00; stroke-width: 4; pointer-events: none; }
   .notes { font-size: 13px; white-space: pre-line; overflow-wrap: anywhere; margin-top: 4px; }
 `;
 
@@ -42,8 +49,9 @@ class Board {
     this.tiles = svgElement("g", {class: "board"});
     this.figures = svgElement("g", {class: "figures"});
     this.marks = svgElement("g", {class: "marks"});
+    this.highlights = svgElement("g", {class: "highlights"});  // cells a line of the page points at
     this.overlay = svgElement("g", {class: "overlay"});  // the page's own: legal cells, spots, the preview
-    this.svg.append(this.axes, this.tiles, this.figures, this.marks, this.overlay);
+    this.svg.append(this.axes, this.tiles, this.figures, this.marks, this.highlights, this.overlay);
     const controls = document.createElement("div");
     controls.className = "board-controls";
     for (const [name, label, title, run] of [
@@ -117,6 +125,13 @@ class Board {
     factor = Math.min(factor, Math.max(w, h) / TILE_SIZE, 1e9);
     factor = Math.max(factor, Math.max(w, h) / largest);
     this.setView([at[0] - (at[0] - x) / factor, at[1] - (at[1] - y) / factor, w / factor, h / factor]);
+  }
+
+  // Outlines these cells ([[x, y]]), and only these.
+  highlight(cells) {
+    const T = TILE_SIZE;
+    this.highlights.replaceChildren(...cells.map(([x, y]) =>
+      svgElement("rect", {class: "feature-cell", "data-x": x, "data-y": y, x: x * T + 3, y: y * T + 3, width: T - 6, height: T - 6})));
   }
 
   // position: {tiles: [[id, x, y, rotation]], figures: [svg], last: index or null}; cells: [[x, y]] more to
@@ -200,18 +215,17 @@ function positionNotes(box, names, position) {
   box.textContent = lines.join("\n");
 }
 
-// The account of the end (meeple.render.final_account): per seat, the score before the last move, what each
-// category added with it and final scoring, and the final score, as a line each (narrow enough for a side panel).
-function accountTable(box, names, account) {
+// The account of the end (meeple.render.final_account): per seat the score before final scoring, what each
+// category added and the final score, as a line each (narrow enough for a side panel); then what final scoring
+// paid whom, feature by feature, each feature's tiles outlined on `board` while the pointer is on its line.
+function accountTable(box, names, account, board) {
   box.replaceChildren();
+  board.highlight([]);
   if (!account) return;
-  const caption = document.createElement("div");
-  caption.className = "account-caption";
-  caption.textContent = "Final scoring (with the last move): unfinished cities, roads and cloisters, farms, barns, " +
-    "the King and the Robber";
-  box.appendChild(caption);
+  const caption = (text) => box.appendChild(Object.assign(document.createElement("div"), {className: "account-caption", textContent: text}));
+  caption("Final scoring: unfinished cities, roads and cloisters, farms, barns, the King and the Robber");
   names.forEach((name, p) => {
-    const a = account[p];
+    const a = account.seats[p];
     const row = document.createElement("div");
     row.className = "account-row";
     row.dataset.before = a.before;
@@ -223,4 +237,28 @@ function accountTable(box, names, account) {
       `= <b class="final">${a.final}</b>`);
     box.appendChild(row);
   });
+  if (!account.features.length) return;
+  caption("What paid whom (point at a line to see it on the board)");
+  for (const f of account.features) {
+    const row = document.createElement("div");
+    row.className = "feature-row";
+    row.dataset.what = f.what;
+    row.dataset.category = f.category;
+    row.dataset.cells = JSON.stringify(f.cells);
+    // A cell's coordinates stay on one line.
+    row.append(f.text[0].toUpperCase() + f.text.slice(1).replace(/\((-?\d+), (-?\d+)\)/g, "($1,\u00a0$2)") + ":");
+    for (const p of f.paid) {
+      const paid = document.createElement("span");
+      paid.className = "paid";
+      paid.dataset.seat = p;
+      paid.dataset.points = f.points[p];
+      paid.append(" ", nameLabel(names[p], p), Object.assign(document.createElement("b"), {textContent: `+${f.points[p]}`}));
+      row.append(paid);
+    }
+    if (f.cells.length) {
+      row.addEventListener("mouseenter", () => { row.classList.add("shown"); board.highlight(f.cells); });
+      row.addEventListener("mouseleave", () => { row.classList.remove("shown"); board.highlight([]); });
+    }
+    box.appendChild(row);
+  }
 }

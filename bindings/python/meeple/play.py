@@ -128,7 +128,7 @@ class Table:
         self.state, self.dealer = _meeple.State(self.rules), _meeple.Dealer(seed)
         self.recorder = _meeple.RecordBuilder(self.rules, self.names, seed)
         self.log, self.saved, self.save_error, self.record = [], None, None, None
-        self.before_last = None  # the score breakdown before the last move, for the account of the end
+        self.before_last = None  # (the position before the last action, that action): for the account of the end
         self.shown_from = 0  # log entries from the person's last decision on are shown
         self._play_until_the_person()
 
@@ -140,7 +140,7 @@ class Table:
             self.log.append(f"{self.names[s.current_player]}: {self._words(_meeple.action_json(s, action))}")
         elif action.tile is not None:
             self.log.append(f"tile drawn: {tile_name(action.tile)}")
-        self.before_last = s.score_breakdown()
+        self.before_last = (s.copy(), action)
         self.recorder.add(s, action)
         s.apply(action)
         for bot in self.bots:
@@ -228,7 +228,7 @@ class Table:
             "scores": s.scores, "breakdown": s.score_breakdown(), "tiles_left": s.tiles_left, "phase": s.phase,
             "status": status, "over": s.is_terminal, "tile": s.drawn_tile if placements else None,
             "tile_name": tile_name(s.drawn_tile) if placements else None, "placements": placements,
-            "account": final_account(self.before_last, s.score_breakdown()) if s.is_terminal else None,
+            "account": final_account(*self.before_last) if s.is_terminal else None,
             "choices": choices, "log": self.log[self.shown_from:], "record": self.saved, "seed": self.seed,
             "save_error": self.save_error, "record_text": self.record,
         }

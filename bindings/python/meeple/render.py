@@ -14,7 +14,7 @@ from importlib import resources
 from xml.sax.saxutils import escape
 
 from . import _meeple
-from .words import tile_name
+from .words import scored_words, tile_name
 
 T = 60  # tile size in pixels
 COLOURS = ["#d62728", "#1f77b4", "#f2c14e", "#222222", "#9467bd", "#ff7f0e"]
@@ -193,14 +193,29 @@ def board_data(state) -> dict:
             "carcassonne": None if count is None else {"count": count, "quarters": QUARTERS, "followers": quarters}}
 
 
-def final_account(before, after) -> list[dict]:
-    """Per seat: the points of each category (city, road, cloister, field, bonus) from the position before the
-    game's last move to its end (final scoring and what the last move itself scored), with the score before
-    and the final score. `before` and `after` are State.score_breakdown()s."""
-    account = []
-    for b, a in zip(before, after):
-        row = {"before": sum(b.values())}
-        row.update({c: a[c] - b[c] for c in _meeple.SCORE_CATEGORIES})
-        row["final"] = sum(a.values())
-        account.append(row)
-    return account
+def final_account(before_last, last) -> dict | None:
+    """The account of the end as the pages show it, from the position before the game's last action and that
+    action (None if it does not end the game): "features", what final scoring paid feature by feature (the
+    engine's State.final_account: each entry in words, the cells of its tiles, the seats paid and each seat's
+    points), and "seats", per seat the score before final scoring, its points by category and the final score."""
+    account = before_last.final_account(last)
+    if account is None:
+        return None
+    features = [{"text": scored_words(f), "what": f["what"], "category": f["category"], "cells": [list(c) for c in f["cells"]],
+                 "paid": f["paid"], "points": f["points"]} for f in account["features"]]
+    seats = []
+    for p, before in enumerate(account["before"]):
+        row = {"before": sum(before.values())}
+        row.update({c: sum(f["points"][p] for f in features if f["category"] == c) for c in _meeple.SCORE_CATEGORIES})
+        row["final"] = row["before"] + sum(row[c] for c in _meeple.SCORE_CATEGORIES)
+        seats.append(row)
+    return {"seats": seats, "features": features}
+
+
+def action_of(before, record_action: dict):
+    """The Action a record's action (an entry of its "actions") stands for in the position `before` it."""
+    candidates = [a for a, _ in before.chance_outcomes()] if before.is_chance else before.legal_actions()
+    for action in candidates:
+        if _meeple.action_json(before, action) == record_action:
+            return action
+    raise ValueError(f"the record's action {json.dumps(record_action)} is not legal in the position before it")

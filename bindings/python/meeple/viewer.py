@@ -16,7 +16,7 @@ import json
 import re
 from importlib import resources
 
-from .render import COLOUR_NAMES, board_data, final_account, page_assets, position_of_record
+from .render import COLOUR_NAMES, action_of, board_data, final_account, page_assets, position_of_record
 from .words import board_of, describe
 
 
@@ -57,7 +57,8 @@ def viewer_data(record_line: str) -> dict:
                        "scores": state.scores, "breakdown": state.score_breakdown(), "status": status, "moves": moves})
     account = None
     if final.is_terminal and actions:
-        account = final_account(position_of_record(record_line, len(actions) - 1).score_breakdown(), final.score_breakdown())
+        before = position_of_record(record_line, len(actions) - 1)
+        account = final_account(before, action_of(before, actions[-1]))
     return {"names": names, "tiles": tiles, "figures": list(figures), "frames": frames, "account": account}
 
 

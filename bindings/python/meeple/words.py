@@ -144,3 +144,32 @@ def describe(record: dict | None, board: dict, placed: tuple | None) -> str:
     if kind == "wagon":
         return f"wagon to {feature_words(board, what[0], what[1], what[2], tile=True)}"
     return json.dumps(record)
+
+
+def _cities(n: int) -> str:
+    return "no completed city" if n == 0 else _count(n, "one completed city", "completed cities")
+
+
+def scored_words(entry: dict) -> str:
+    """What an entry of State.final_account is and why it paid what it paid, in words: "an unfinished city of three
+    tiles and a pennant at (1, -1)", "a farm supplying two completed cities, 3 points each, at (0, 2)", "the King,
+    a point for each of 5 completed cities"."""
+    what, cells, n = entry["what"], entry["cells"], entry["completed"]
+    paid = max(entry["points"][p] for p in entry["paid"])  # what each seat paid got (a shared majority: each the same)
+    at = f" at ({cells[0][0]}, {cells[0][1]})" if cells else ""
+    tiles = _count(len(cells), "one tile", "tiles")
+    if what == "city":
+        pennants = f" and {_count(entry['pennants'], 'a pennant', 'pennants')}" if entry["pennants"] else ""
+        return f"an unfinished city of {tiles}{pennants}{at}"
+    if what == "road":
+        return f"an unfinished road of {tiles}{at}"
+    if what in ("cloister", "shrine"):
+        return f"an unfinished {what} with {paid - 1} of its 8 neighbours{at}"
+    if what in ("farm", "barn"):
+        text = ("a farm" if what == "farm" else "a barn in a farm") + f" supplying {_cities(n)}"
+        return text + (f", {paid // n} points each," if n else "") + at
+    if what == "king":
+        return f"the King, a point for each of {n} completed cities" if n != 1 else "the King, a point for the one completed city"
+    if what == "robber":
+        return f"the Robber Baron, a point for each of {n} completed roads" if n != 1 else "the Robber Baron, a point for the one completed road"
+    return what
