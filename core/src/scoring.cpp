@@ -153,10 +153,23 @@ int State::farm_cities(int root, bool& pig) const {
   pig = pig_herd;
   return num_cities + (carcassonne ? 1 : 0);
 }
+
 namespace {
 // Where final scoring writes its account: set only while State::final_account applies the last action, so
 // that the account comes from the one scoring code path (a game's final scoring costs a null check more).
 thread_local FinalAccount* t_account = nullptr;
+
+ScoredFeature::What what_of(SegmentKind kind) {  // of a feature final scoring pays through its figures
+  switch (kind) {
+    case SegmentKind::kCity: return ScoredFeature::kCity;
+    case SegmentKind::kRoad: return ScoredFeature::kRoad;
+    case SegmentKind::kCloister: return ScoredFeature::kCloister;
+    case SegmentKind::kShrine: return ScoredFeature::kShrine;
+    case SegmentKind::kField:
+    case SegmentKind::kRiver: break;
+  }
+  return ScoredFeature::kFarm;
+}
 }  // namespace
 
 const char* to_string(ScoredFeature::What w) {
@@ -174,25 +187,32 @@ std::vector<std::array<int, 2>> State::feature_cells(int node) const {
   return cells;
 }
 
+// The account's entry for a payment (`node`: where the feature's cells start, -1 for none).
+void State::note_payment(FinalAccount& account, ScoredFeature::What what, int node, uint8_t paid, int points,
+                         int completed) const {
+  if (!paid) return;  // nobody's majority (a mayor alone on a city without pennants)
+  static constexpr ScoreCategory kCategory[] = {kCityPoints, kRoadPoints, kCloisterPoints, kCloisterPoints,
+                                                kFieldPoints, kBonusPoints, kBonusPoints, kBonusPoints};
+  ScoredFeature& e = account.features.emplace_back();
+  e.what = what;
+  e.category = kCategory[what];
+  if (node >= 0) e.cells = feature_cells(node);
+  e.pennants = what == ScoredFeature::kCity ? features_.pennants[find(node)] : 0;
+  e.completed = completed;
+  e.paid = paid;
+  for (int p = 0; p < rules_.players; ++p) e.points[p] = (paid >> p & 1) ? points : 0;
+}
+
 // Final scoring (B11) added to `to`, changing nothing, so "if the game ended now" needs no copy: each
 // occupied feature once (found through the figures, a few dozen, rather than every node), barns (F5),
 // the King and the Robber (K3; with the Count the City of Carcassonne is one more completed city, C8).
-// The roots of the features scored go to `scored` when one is given (final scoring returns their figures).
+// The roots of the features scored go to `scored` when one is given (final scoring returns their figures);
+// with kAccount each payment goes to `account` (State::final_account), in an instantiation of its own so
+// that scoring without one costs what it did before accounts existed.
+template <bool kAccount>
 void State::add_final_points(Scores& to, NodeSet* scored, FinalAccount* account) const {
   const TileCatalog& c = cat();
   const bool pig = rules_.on(Option::kPigHerd);
-  // The account's entry for a payment (`node`: where the feature's cells start, -1 for none).
-  auto note = [&](ScoredFeature::What what, ScoreCategory category, int node, uint8_t paid, int points, int completed) {
-    if (!paid) return;  // nobody's majority (a mayor alone on a city without pennants)
-    ScoredFeature& e = account->features.emplace_back();
-    e.what = what;
-    e.category = category;
-    if (node >= 0) e.cells = feature_cells(node);
-    e.pennants = what == ScoredFeature::kCity ? features_.pennants[find(node)] : 0;
-    e.completed = completed;
-    e.paid = paid;
-    for (int p = 0; p < rules_.players; ++p) e.points[p] = (paid >> p & 1) ? points : 0;
-  };
   NodeSet seen;
   for (int p = 0; p < rules_.players; ++p) {
     for (int slot = 0; slot < kBarnSlot; ++slot) {
@@ -204,24 +224,22 @@ void State::add_final_points(Scores& to, NodeSet* scored, FinalAccount* account)
       const SegmentKind kind = c[pt.type].segments[n - pt.node_base].kind;
       if (features_.open[n] == 0 && is_scored_linear(kind)) continue;  // scored when completed
       if (scored) scored->add(static_cast<unsigned>(n));
-      ScoredFeature::What what = ScoredFeature::kCity;
-      ScoreCategory category = kCityPoints;
       int points = 0, cities = 0;
+      uint8_t paid = 0;
       switch (kind) {
-        case SegmentKind::kCity: what = ScoredFeature::kCity, category = kCityPoints, points = features_.tile_count[n] + features_.pennants[n]; break;
-        case SegmentKind::kRoad: what = ScoredFeature::kRoad, category = kRoadPoints, points = features_.tile_count[n]; break;
-        case SegmentKind::kCloister: what = ScoredFeature::kCloister, category = kCloisterPoints, points = 1 + pt.around; break;
-        case SegmentKind::kShrine: what = ScoredFeature::kShrine, category = kCloisterPoints, points = 1 + pt.around; break;  // S4: a challenge unresolved
+        case SegmentKind::kCity: paid = award(n, points = features_.tile_count[n] + features_.pennants[n], kCityPoints, to); break;
+        case SegmentKind::kRoad: paid = award(n, points = features_.tile_count[n], kRoadPoints, to); break;
+        case SegmentKind::kCloister:
+        case SegmentKind::kShrine: paid = award(n, points = 1 + pt.around, kCloisterPoints, to); break;  // S4: a challenge unresolved
         case SegmentKind::kField: {
           bool pig_herd = false;
           cities = farm_cities(n, pig_herd);
-          what = ScoredFeature::kFarm, category = kFieldPoints, points = cities * ((pig_herd && pig) ? 4 : 3);
+          paid = award(n, points = cities * ((pig_herd && pig) ? 4 : 3), kFieldPoints, to);
           break;
         }
         case SegmentKind::kRiver: continue;  // holds no figure
       }
-      const uint8_t paid = award(n, points, category, to);
-      if (account) note(what, category, figure, paid, points, cities);
+      if constexpr (kAccount) note_payment(*account, what_of(kind), figure, paid, points, cities);
     }
   }
   // F5: each barn scores 4 per completed city of its farm (+1 with the pig herd and pig_herd_barn).
@@ -232,17 +250,17 @@ void State::add_final_points(Scores& to, NodeSet* scored, FinalAccount* account)
     const int cities = farm_cities(find(barn), pig_herd);
     const int points = cities * (4 + ((pig_herd && rules_.on(Option::kPigHerdBarn)) ? 1 : 0));
     to[p][kBonusPoints] = static_cast<int16_t>(to[p][kBonusPoints] + points);
-    if (account) note(ScoredFeature::kBarn, kBonusPoints, barn, static_cast<uint8_t>(1 << p), points, cities);
+    if constexpr (kAccount) note_payment(*account, ScoredFeature::kBarn, barn, static_cast<uint8_t>(1 << p), points, cities);
   }
   if (king_robber_.king >= 0) {
     const int cities = king_robber_.completed_cities + (count_in_play() ? 1 : 0);
     to[king_robber_.king][kBonusPoints] = static_cast<int16_t>(to[king_robber_.king][kBonusPoints] + cities);
-    if (account) note(ScoredFeature::kKing, kBonusPoints, -1, static_cast<uint8_t>(1 << king_robber_.king), cities, cities);
+    if constexpr (kAccount) note_payment(*account, ScoredFeature::kKing, -1, static_cast<uint8_t>(1 << king_robber_.king), cities, cities);
   }
   if (king_robber_.robber >= 0) {
     const int roads = king_robber_.completed_roads;
     to[king_robber_.robber][kBonusPoints] = static_cast<int16_t>(to[king_robber_.robber][kBonusPoints] + roads);
-    if (account) note(ScoredFeature::kRobber, kBonusPoints, -1, static_cast<uint8_t>(1 << king_robber_.robber), roads, roads);
+    if constexpr (kAccount) note_payment(*account, ScoredFeature::kRobber, -1, static_cast<uint8_t>(1 << king_robber_.robber), roads, roads);
   }
 }
 
@@ -252,7 +270,11 @@ void State::final_scoring() {
     for (int p = 0; p < rules_.players; ++p)
       for (int c = 0; c < kNumCategories; ++c) t_account->before[p][c] = tally_.scores[p][c];
   NodeSet scored;
-  add_final_points(tally_.scores, &scored, t_account);
+  if (t_account) {
+    add_final_points<true>(tally_.scores, &scored, t_account);
+  } else {
+    add_final_points<false>(tally_.scores, &scored, nullptr);
+  }
   // Back to supply: one pass over the figures for all the features (return_figures, once per feature,
   // would look at every figure of their owners each time; no wagon moves after the game).
   for (int p = 0; p < rules_.players; ++p)
@@ -290,7 +312,7 @@ int State::score(int player) const {
 
 std::array<int, kMaxPlayers> State::final_scores_if_ended_now() const {
   Scores scores = tally_.scores;
-  if (!is_terminal()) add_final_points(scores);
+  if (!is_terminal()) add_final_points<false>(scores);
   std::array<int, kMaxPlayers> out{};
   for (int p = 0; p < rules_.players; ++p)
     for (int c = 0; c < kNumCategories; ++c) out[p] += scores[p][c];

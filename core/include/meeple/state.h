@@ -384,10 +384,13 @@ class alignas(64) State {
   uint8_t award(int root, int points, int category, Scores& to) const;
   // Majority scoring of a feature (B9), then its figures go back to supply unless told otherwise.
   void score_feature(int root, int points, int category, bool return_figures = true);
-  // Final scoring's points added to `to`; the roots scored go to `scored`, and each payment to `account`,
-  // when given.
+  // Final scoring's points added to `to`; the roots scored go to `scored` when given, and with kAccount each
+  // payment to `account` (a separate instantiation: without one, final scoring costs what it always did).
+  template <bool kAccount>
   void add_final_points(Scores& to, engine::NodeSet* scored = nullptr, FinalAccount* account = nullptr) const;
   std::vector<std::array<int, 2>> feature_cells(int node) const;  // the feature's tiles, node's first
+  // An entry of the account: what paid, where its cells start (-1: none), whom, how much, its completed count.
+  void note_payment(FinalAccount& account, ScoredFeature::What what, int node, uint8_t paid, int points, int completed) const;
   void final_scoring();
   int farm_cities(int root, bool& pig) const;
 
