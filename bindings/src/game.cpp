@@ -88,6 +88,39 @@ int tile_index(const std::string& id) {
   return t;
 }
 
+// State.final_account: the engine's account as plain data (the play app and the viewer show it).
+py::object final_account_dict(const State& s, Action last) {
+  if (!s.is_legal(last)) throw RulesViolation(last.to_string() + ": " + s.why_illegal(last));
+  const std::optional<FinalAccount> account = s.final_account(last);
+  if (!account) return py::none();
+  const size_t players = static_cast<size_t>(s.num_players());
+  py::list before, features;
+  for (size_t p = 0; p < players; ++p) {
+    py::dict by_category;
+    for (int c = 0; c < kNumCategories; ++c) by_category[category_name(c)] = account->before[p][static_cast<size_t>(c)];
+    before.append(by_category);
+  }
+  for (const ScoredFeature& e : account->features) {
+    py::list cells, paid;
+    for (const auto& [x, y] : e.cells) cells.append(py::make_tuple(x, y));
+    for (size_t p = 0; p < players; ++p)
+      if (e.paid >> p & 1) paid.append(p);
+    py::dict entry;
+    entry["what"] = to_string(e.what);
+    entry["category"] = category_name(e.category);
+    entry["cells"] = cells;
+    entry["pennants"] = e.pennants;
+    entry["completed"] = e.completed;
+    entry["paid"] = paid;
+    entry["points"] = std::vector<int>(e.points.begin(), e.points.begin() + s.num_players());
+    features.append(entry);
+  }
+  py::dict out;
+  out["before"] = before;
+  out["features"] = features;
+  return out;
+}
+
 const char* kind_name(Action::Kind k) {
   switch (k) {
     case Action::kNone: return "none";
@@ -330,6 +363,14 @@ apply() raises RulesError for an illegal action and leaves the state unchanged.)
         const auto a = s.final_scores_if_ended_now();
         return std::vector<int>(a.begin(), a.begin() + s.num_players());
       })
+      .def("final_account", &final_account_dict, py::arg("last"),
+           R"doc(The account of the final scoring that applying `last` here runs, or None when `last` does not end
+the game: {"before": per seat the points by category before final scoring, "features": [{"what": "city",
+"road", "cloister", "shrine", "farm", "barn", "king" or "robber", "category": where the points went,
+"cells": [(x, y)] its tiles (the first where a figure of it stands; none for the King and the Robber),
+"pennants": a city's, "completed": a farm's or barn's completed cities, the King's cities, the Robber's
+roads, "paid": [seats], "points": per seat}]}, in the order scored. The features' points added to
+"before" are the final scores. RulesError if `last` is illegal here.)doc")
       .def("winners", [](const State& s) {
         const auto w = s.winners();
         std::vector<int> v;

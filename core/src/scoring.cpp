@@ -3,6 +3,7 @@
 #include "engine.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace meeple {
 
@@ -152,37 +153,93 @@ int State::farm_cities(int root, bool& pig) const {
   pig = pig_herd;
   return num_cities + (carcassonne ? 1 : 0);
 }
-int State::farm_points(int root, bool pig_herd_counts) const {
-  bool pig = false;
-  const int cities = farm_cities(root, pig);
-  return cities * ((pig && pig_herd_counts) ? 4 : 3);
+
+namespace {
+// Where final scoring writes its account: set only while State::final_account applies the last action, so
+// that the account comes from the one scoring code path (a game's final scoring costs a null check more).
+thread_local FinalAccount* t_account = nullptr;
+
+ScoredFeature::What what_of(SegmentKind kind) {  // of a feature final scoring pays through its figures
+  switch (kind) {
+    case SegmentKind::kCity: return ScoredFeature::kCity;
+    case SegmentKind::kRoad: return ScoredFeature::kRoad;
+    case SegmentKind::kCloister: return ScoredFeature::kCloister;
+    case SegmentKind::kShrine: return ScoredFeature::kShrine;
+    case SegmentKind::kField:
+    case SegmentKind::kRiver: break;
+  }
+  return ScoredFeature::kFarm;
+}
+}  // namespace
+
+const char* to_string(ScoredFeature::What w) {
+  static constexpr const char* kNames[] = {"city", "road", "cloister", "shrine", "farm", "barn", "king", "robber"};
+  return kNames[w];
+}
+
+std::vector<std::array<int, 2>> State::feature_cells(int node) const {
+  std::vector<std::array<int, 2>> cells;
+  NodeSet tiles;  // tile indices, fewer than kMaxNodes
+  for_each_member(node, [&](int m) {
+    const int t = features_.node_tile[m];
+    if (tiles.add(static_cast<unsigned>(t))) cells.push_back({board_.tiles[t].x, board_.tiles[t].y});
+  });
+  return cells;
+}
+
+// The account's entry for a payment (`node`: where the feature's cells start, -1 for none).
+void State::note_payment(FinalAccount& account, ScoredFeature::What what, int node, uint8_t paid, int points,
+                         int completed) const {
+  if (!paid) return;  // nobody's majority (a mayor alone on a city without pennants)
+  static constexpr ScoreCategory kCategory[] = {kCityPoints, kRoadPoints, kCloisterPoints, kCloisterPoints,
+                                                kFieldPoints, kBonusPoints, kBonusPoints, kBonusPoints};
+  ScoredFeature& e = account.features.emplace_back();
+  e.what = what;
+  e.category = kCategory[what];
+  if (node >= 0) e.cells = feature_cells(node);
+  e.pennants = what == ScoredFeature::kCity ? features_.pennants[find(node)] : 0;
+  e.completed = completed;
+  e.paid = paid;
+  for (int p = 0; p < rules_.players; ++p) e.points[p] = (paid >> p & 1) ? points : 0;
 }
 
 // Final scoring (B11) added to `to`, changing nothing, so "if the game ended now" needs no copy: each
 // occupied feature once (found through the figures, a few dozen, rather than every node), barns (F5),
 // the King and the Robber (K3; with the Count the City of Carcassonne is one more completed city, C8).
-// The roots of the features scored go to `scored` when one is given (final scoring returns their figures).
-void State::add_final_points(Scores& to, NodeSet* scored) const {
+// The roots of the features scored go to `scored` when one is given (final scoring returns their figures);
+// with kAccount each payment goes to `account` (State::final_account), in an instantiation of its own so
+// that scoring without one costs what it did before accounts existed.
+template <bool kAccount>
+void State::add_final_points(Scores& to, NodeSet* scored, FinalAccount* account) const {
   const TileCatalog& c = cat();
   const bool pig = rules_.on(Option::kPigHerd);
   NodeSet seen;
   for (int p = 0; p < rules_.players; ++p) {
     for (int slot = 0; slot < kBarnSlot; ++slot) {
-      if (!on_board(tally_.figures[p][slot])) continue;
-      const int n = find(tally_.figures[p][slot]);
+      const uint16_t figure = tally_.figures[p][slot];
+      if (!on_board(figure)) continue;
+      const int n = find(figure);
       if (!seen.add(static_cast<unsigned>(n))) continue;
       const PlacedTile& pt = board_.tiles[features_.node_tile[n]];
       const SegmentKind kind = c[pt.type].segments[n - pt.node_base].kind;
       if (features_.open[n] == 0 && is_scored_linear(kind)) continue;  // scored when completed
       if (scored) scored->add(static_cast<unsigned>(n));
+      int points = 0, cities = 0;
+      uint8_t paid = 0;
       switch (kind) {
-        case SegmentKind::kCity: award(n, features_.tile_count[n] + features_.pennants[n], kCityPoints, to); break;
-        case SegmentKind::kRoad: award(n, features_.tile_count[n], kRoadPoints, to); break;
+        case SegmentKind::kCity: paid = award(n, points = features_.tile_count[n] + features_.pennants[n], kCityPoints, to); break;
+        case SegmentKind::kRoad: paid = award(n, points = features_.tile_count[n], kRoadPoints, to); break;
         case SegmentKind::kCloister:
-        case SegmentKind::kShrine: award(n, 1 + pt.around, kCloisterPoints, to); break;  // S4: a challenge unresolved
-        case SegmentKind::kField: award(n, farm_points(n, pig), kFieldPoints, to); break;
-        case SegmentKind::kRiver: break;
+        case SegmentKind::kShrine: paid = award(n, points = 1 + pt.around, kCloisterPoints, to); break;  // S4: a challenge unresolved
+        case SegmentKind::kField: {
+          bool pig_herd = false;
+          cities = farm_cities(n, pig_herd);
+          paid = award(n, points = cities * ((pig_herd && pig) ? 4 : 3), kFieldPoints, to);
+          break;
+        }
+        case SegmentKind::kRiver: continue;  // holds no figure
       }
+      if constexpr (kAccount) note_payment(*account, what_of(kind), figure, paid, points, cities);
     }
   }
   // F5: each barn scores 4 per completed city of its farm (+1 with the pig herd and pig_herd_barn).
@@ -191,19 +248,33 @@ void State::add_final_points(Scores& to, NodeSet* scored) const {
     if (!on_board(barn)) continue;
     bool pig_herd = false;
     const int cities = farm_cities(find(barn), pig_herd);
-    const int per_city = 4 + ((pig_herd && rules_.on(Option::kPigHerdBarn)) ? 1 : 0);
-    to[p][kBonusPoints] = static_cast<int16_t>(to[p][kBonusPoints] + cities * per_city);
+    const int points = cities * (4 + ((pig_herd && rules_.on(Option::kPigHerdBarn)) ? 1 : 0));
+    to[p][kBonusPoints] = static_cast<int16_t>(to[p][kBonusPoints] + points);
+    if constexpr (kAccount) note_payment(*account, ScoredFeature::kBarn, barn, static_cast<uint8_t>(1 << p), points, cities);
   }
-  if (king_robber_.king >= 0)
-    to[king_robber_.king][kBonusPoints] = static_cast<int16_t>(to[king_robber_.king][kBonusPoints] + king_robber_.completed_cities + (count_in_play() ? 1 : 0));
-  if (king_robber_.robber >= 0)
-    to[king_robber_.robber][kBonusPoints] = static_cast<int16_t>(to[king_robber_.robber][kBonusPoints] + king_robber_.completed_roads);
+  if (king_robber_.king >= 0) {
+    const int cities = king_robber_.completed_cities + (count_in_play() ? 1 : 0);
+    to[king_robber_.king][kBonusPoints] = static_cast<int16_t>(to[king_robber_.king][kBonusPoints] + cities);
+    if constexpr (kAccount) note_payment(*account, ScoredFeature::kKing, -1, static_cast<uint8_t>(1 << king_robber_.king), cities, cities);
+  }
+  if (king_robber_.robber >= 0) {
+    const int roads = king_robber_.completed_roads;
+    to[king_robber_.robber][kBonusPoints] = static_cast<int16_t>(to[king_robber_.robber][kBonusPoints] + roads);
+    if constexpr (kAccount) note_payment(*account, ScoredFeature::kRobber, -1, static_cast<uint8_t>(1 << king_robber_.robber), roads, roads);
+  }
 }
 
 // The points, then the figures of the features scored go back to supply; challenges end unresolved (S4).
 void State::final_scoring() {
+  if (t_account)
+    for (int p = 0; p < rules_.players; ++p)
+      for (int c = 0; c < kNumCategories; ++c) t_account->before[p][c] = tally_.scores[p][c];
   NodeSet scored;
-  add_final_points(tally_.scores, &scored);
+  if (t_account) {
+    add_final_points<true>(tally_.scores, &scored, t_account);
+  } else {
+    add_final_points<false>(tally_.scores, &scored, nullptr);
+  }
   // Back to supply: one pass over the figures for all the features (return_figures, once per feature,
   // would look at every figure of their owners each time; no wagon moves after the game).
   for (int p = 0; p < rules_.players; ++p)
@@ -218,6 +289,19 @@ void State::final_scoring() {
   for (int i = 0; i < board_.num_tiles; ++i) board_.tiles[i].rival = kNoRival;
 }
 
+std::optional<FinalAccount> State::final_account(Action last) const {
+  State after = *this;
+  FinalAccount account;
+  struct Sink {  // unset however apply leaves
+    explicit Sink(FinalAccount* a) { t_account = a; }
+    ~Sink() { t_account = nullptr; }
+  } sink(&account);
+  const std::string error = after.try_apply(last);
+  if (!error.empty()) throw std::invalid_argument(last.to_string() + ": " + error);
+  if (!after.is_terminal()) return std::nullopt;
+  return account;
+}
+
 // ---- Queries -----------------------------------------------------------------------------------------
 
 int State::score(int player) const {
@@ -228,7 +312,7 @@ int State::score(int player) const {
 
 std::array<int, kMaxPlayers> State::final_scores_if_ended_now() const {
   Scores scores = tally_.scores;
-  if (!is_terminal()) add_final_points(scores);
+  if (!is_terminal()) add_final_points<false>(scores);
   std::array<int, kMaxPlayers> out{};
   for (int p = 0; p < rules_.players; ++p)
     for (int c = 0; c < kNumCategories; ++c) out[p] += scores[p][c];

@@ -65,6 +65,41 @@ def test_random_games_keep_the_state_consistent(expansions, players):
     assert all(state.scores[w] == max(state.scores) for w in state.winners())
 
 
+@pytest.mark.parametrize("expansions", [[], ["king_robber"], ["abbey_mayor", "count"], ALL])
+@pytest.mark.parametrize("players", [2, 3, 6])
+def test_the_final_account_adds_up_to_the_final_scores(expansions, players):
+    """State.final_account: None for every action but the one that ends the game, whose account (asked of the
+    position before it, which it leaves as it was) adds up, seat by seat and category by category, to the final
+    scores; an illegal action is a RulesError, a wrong type a TypeError."""
+    rules = meeple.Rules(players=players, expansions=expansions)
+    for seed in range(3):
+        state, rng, dealer = meeple.State(rules), random.Random(seed), meeple.Dealer(seed)
+        while True:
+            action = dealer.deal(state) if state.is_chance else rng.choice(state.legal_actions())
+            before = state.copy()
+            account = state.final_account(action)
+            assert state == before
+            state.apply(action)
+            if state.is_terminal:
+                break
+            assert account is None
+        for p in range(players):
+            for category in meeple.SCORE_CATEGORIES:
+                paid = sum(f["points"][p] for f in account["features"] if f["category"] == category)
+                assert account["before"][p][category] + paid == state.score_breakdown()[p][category]
+        tiles = {(x, y) for _, x, y, _ in state.tiles()}
+        for f in account["features"]:
+            assert f["what"] in ("city", "road", "cloister", "shrine", "farm", "barn", "king", "robber")
+            assert f["paid"] and all(f["points"][p] == 0 for p in range(players) if p not in f["paid"])
+            assert {tuple(c) for c in f["cells"]} <= tiles and bool(f["cells"]) == (f["what"] not in ("king", "robber"))
+        with pytest.raises(meeple.RulesError, match="the game is over"):
+            state.final_account(action)
+        with pytest.raises(meeple.RulesError):
+            before.final_account(meeple.Action.place(90, 90, 0))
+        with pytest.raises(TypeError):
+            before.final_account("pass")
+
+
 def test_illegal_actions_raise_rules_error_and_leave_the_state_unchanged():
     state = meeple.State(meeple.Rules())
     with pytest.raises(meeple.RulesError, match="expected a tile draw"):

@@ -1,4 +1,5 @@
 """Board pictures: the SVG holds every tile, figure and score of the position, and is valid XML."""
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -53,3 +54,19 @@ def test_positions_of_a_record_and_the_render_command(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "meeple", "render", str(tmp_path / "g.jsonl"), "--game", "9"],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "has 2 games" in bad.stderr
+
+
+def test_every_tile_has_a_name_in_words():
+    from meeple.words import PHASE_WORDS, tile_name
+
+    assert set(meeple.PHASES) == set(PHASE_WORDS)  # every phase of a turn in words too
+    names = {t: tile_name(t) for t in meeple.tile_ids()}
+    for tile_id, name in names.items():
+        assert re.fullmatch(r"[a-z][a-zA-Z -]*[a-z]", name) and tile_id not in name, (tile_id, name)
+    # Tiles that differ in what a player sees (cities, roads, cloisters, pennants) differ in name.
+    def looks(t):
+        g = meeple.tile_geometry(t)
+        return (g["abbey"], g["block"], g["volcano"], sorted((s["kind"], len(s["edges"]), s["pennants"])
+                                                              for s in g["segments"] if s["kind"] != "field"))
+    assert all(names[a] != names[b] for a in names for b in names if looks(a) != looks(b) and not
+               meeple.tile_geometry(a)["block"]), "two different tiles share a name"

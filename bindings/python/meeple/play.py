@@ -2,19 +2,24 @@
 
     python -m meeple play --bots mcts:ms=1000 greedy --expansions river2 abbey_mayor --port 8000
 
-The page (play.html) shows the board (meeple.render_svg), the tile in hand with the cells where it fits
+The page (play.html) shows the board (board.js, from meeple.render.board_data), the tile in hand with the cells where it fits
 highlighted, and every other decision of the rules in play as buttons, with the spots of figures marked on
 the board. The game is played here, in this process: the page asks for the position (GET /api/state) and
 sends the person's choice (POST /api/act {"action": index of the decision's choices}); the bots then play
 until it is the person's turn again, and the answer is the new position. When the game ends its record
-(meeple-game/1) is appended to --out.
+(meeple-game/1) is appended to --out, which is checked before the game starts; should the append still fail,
+the record goes to a file in the temporary folder and the page says where (and offers it for download).
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
 import random
+import stat
+import sys
+import tempfile
 import threading
 import time
 import webbrowser
@@ -22,21 +27,20 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 
 from . import _meeple
-from .render import T, render_svg, tile_svg
+from .render import T, board_data, final_account, page_assets
+from .words import PHASE_WORDS, board_of, describe, tile_name
 
-EDGES = {"N": (0.5, 0.2), "E": (0.8, 0.5), "S": (0.5, 0.8), "W": (0.2, 0.5)}
-HALVES = {"NL": (0.25, 0.12), "NR": (0.75, 0.12), "EL": (0.88, 0.25), "ER": (0.88, 0.75),
-          "SL": (0.75, 0.88), "SR": (0.25, 0.88), "WL": (0.12, 0.75), "WR": (0.12, 0.25)}
-CORNERS = {"NE": (0.85, 0.15), "SE": (0.85, 0.85), "SW": (0.15, 0.85), "NW": (0.15, 0.15)}
-INNER = {"C": (0.5, 0.5), "I1": (0.4, 0.6), "I2": (0.6, 0.4)}
-SPOTS = EDGES | HALVES | CORNERS | INNER
-
-
+# Where each record location of a tile is drawn, as fractions of the tile (board frame).
+SPOTS = {"N": (0.5, 0.2), "E": (0.8, 0.5), "S": (0.5, 0.8), "W": (0.2, 0.5),
+         "NL": (0.25, 0.12), "NR": (0.75, 0.12), "EL": (0.88, 0.25), "ER": (0.88, 0.75),
+         "SL": (0.75, 0.88), "SR": (0.25, 0.88), "WL": (0.12, 0.75), "WR": (0.12, 0.25),
+         "NE": (0.85, 0.15), "SE": (0.85, 0.85), "SW": (0.15, 0.85), "NW": (0.15, 0.15),
+         "C": (0.5, 0.5), "I1": (0.4, 0.6), "I2": (0.6, 0.4)}
 SPOT_RADIUS = 6  # px, as play.html draws them
 
 
 def spot_point(x: int, y: int, code: str) -> list[float]:
-    """Where a location (record code, board frame) of the tile at (x, y) is drawn, in render_svg pixels."""
+    """Where a location (record code, board frame) of the tile at (x, y) is drawn, in board pixels."""
     fx, fy = SPOTS[code]
     return [(x + fx) * T, (y + fy) * T]
 
@@ -54,44 +58,52 @@ def spread(points: list[list[float]]) -> list[list[float]]:
     return [[round(px, 1), round(py, 1)] for px, py in placed]
 
 
-def spot_kind(tile_id: str, rotation: int, code: str) -> str:
-    """What lies at a location (record code, board frame) of a tile placed turned `rotation` degrees."""
-    if code in CORNERS:
-        return "field corner"
-    if code in INNER:
-        segments = _meeple.tile_geometry(tile_id)["segments"]
-        return next((g["kind"] for g in segments if g["kind"] in ("cloister", "shrine")), "field") if code == "C" else "field"
-    turns = rotation // 90
-    for segment in _meeple.tile_geometry(tile_id)["segments"]:
-        if code in EDGES and ("NESW".index(code) - turns) % 4 in segment["edges"]:
-            return segment["kind"]
-        if code in HALVES and (list(HALVES).index(code) - 2 * turns) % 8 in segment["halves"]:
-            return segment["kind"]
-    return "?"
+def check_output(path: str) -> None:
+    """Refuses, before any game is played, a records file that could not take a record: a directory, a
+    device or pipe (/dev/full, a FIFO: a record there is lost, or the write blocks), a read-only file, a
+    folder that cannot be created or written in. A missing folder is created (the default's runs/play/)."""
+    if not path:
+        raise ValueError("--out is empty: give a file for the records")
+    try:
+        info = os.stat(path)  # through symlinks: records are appended to the link's target
+    except FileNotFoundError:
+        if os.path.islink(path):
+            raise ValueError(f"--out {path!r} is a symlink to nothing ({os.readlink(path)!r})") from None
+        folder = os.path.dirname(path) or "."
+        try:
+            os.makedirs(folder, exist_ok=True)
+            tempfile.TemporaryFile(dir=folder).close()
+        except OSError as e:
+            raise ValueError(f"--out {path!r}: cannot write in the folder {folder!r} ({e.strerror})") from None
+        return
+    except OSError as e:  # e.g. a path through a regular file (ENOTDIR)
+        raise ValueError(f"--out {path!r} cannot be used ({e.strerror})") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise ValueError(f"--out {path!r} is a directory: give a file for the records (e.g. {os.path.join(path, 'games.jsonl')!r})")
+    if not stat.S_ISREG(info.st_mode):
+        raise ValueError(f"--out {path!r} is not a regular file (a device or pipe would lose the records)")
+    # The mode bits as well as access(): root may write anything, but a file made read-only is meant to stay as it is.
+    if not info.st_mode & 0o222 or not os.access(path, os.W_OK):
+        raise ValueError(f"--out {path!r} is read-only")
 
 
-def describe(record: dict | None) -> str:
-    """A decision's record form in words."""
-    if record is None:
-        return "draw a tile (keep the abbey)"
-    kind, what = next((k, v) for k, v in record.items() if k != "p")
-    if kind == "place":
-        return f"place at ({what[0]}, {what[1]}) turned {what[2]}°"
-    if what is None:
-        return {"deploy": "place no figure", "count_deploy": "no follower into Carcassonne",
-                "redeploy": "stop redeploying", "abbey": "decline the abbey", "wagon": "take the wagon back"}[kind]
-    if kind == "deploy":
-        return f"{what['figure']} on {what['at']}"
-    if kind == "count_deploy":
-        to = what.get("count_to", "")
-        return f"{what['figure']} into the {what['quarter']}" + (f", the Count to the {to}" if to else "")
-    if kind == "redeploy":
-        return f"{what['figure']} from the {what['from']} to ({what['to'][0]}, {what['to'][1]}) {what['to'][2]}"
-    if kind == "abbey":
-        return f"abbey at ({what[0]}, {what[1]})"
-    if kind == "wagon":
-        return f"wagon to ({what[0]}, {what[1]}) {what[2]}"
-    return json.dumps(record)
+def append_line(path: str, line: str) -> None:
+    """Appends one whole line or nothing: a failed write is cut back off, so the file keeps only whole records."""
+    check_output(path)  # the target may have changed since the game started
+    # O_NONBLOCK: a FIFO put there meanwhile fails to open instead of blocking the server.
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK, 0o666)
+    try:
+        start = os.fstat(fd).st_size
+        data = line.encode()
+        try:
+            while data:
+                data = data[os.write(fd, data):]
+        except OSError:
+            with contextlib.suppress(OSError):  # best effort: the write's own error is the one to report
+                os.ftruncate(fd, start)
+            raise
+    finally:
+        os.close(fd)
 
 
 class Table:
@@ -102,6 +114,7 @@ class Table:
             raise ValueError(f"--seat must be 0 to {len(bots)} with {len(bots)} bots, got {seat}")
         for spec in bots:
             _meeple.make_player(spec, 0)  # a bad spec fails before the server starts
+        check_output(out)  # so does a records file that would lose the game at its end
         self.rules, self.bot_specs, self.seat, self.out = rules, bots, seat, out
         self.names = list(bots[:seat]) + ["you"] + list(bots[seat:])
         self.lock = threading.Lock()
@@ -114,7 +127,8 @@ class Table:
                      for p in range(self.rules.players)]
         self.state, self.dealer = _meeple.State(self.rules), _meeple.Dealer(seed)
         self.recorder = _meeple.RecordBuilder(self.rules, self.names, seed)
-        self.log, self.saved = [], None
+        self.log, self.saved, self.save_error, self.record = [], None, None, None
+        self.before_last = None  # (the position before the last action, that action): for the account of the end
         self.shown_from = 0  # log entries from the person's last decision on are shown
         self._play_until_the_person()
 
@@ -123,9 +137,10 @@ class Table:
         if not s.is_chance:
             if s.current_player == self.seat:
                 self.shown_from = len(self.log)
-            self.log.append(f"{self.names[s.current_player]}: {describe(_meeple.action_json(s, action))}")
+            self.log.append(f"{self.names[s.current_player]}: {self._words(_meeple.action_json(s, action))}")
         elif action.tile is not None:
-            self.log.append(f"tile drawn: {action.tile}")
+            self.log.append(f"tile drawn: {tile_name(action.tile)}")
+        self.before_last = (s.copy(), action)
         self.recorder.add(s, action)
         s.apply(action)
         for bot in self.bots:
@@ -136,15 +151,32 @@ class Table:
         s = self.state
         while not s.is_terminal and (s.is_chance or s.current_player != self.seat):
             self._apply(self.dealer.deal(s) if s.is_chance else self.bots[s.current_player].choose(s))
-        if s.is_terminal and self.saved is None:
+        if s.is_terminal and self.record is None:
             self.saved = self._save()
 
     def _save(self) -> str:
-        if os.path.dirname(self.out):
-            os.makedirs(os.path.dirname(self.out), exist_ok=True)
-        with open(self.out, "a") as f:
-            f.write(self.recorder.finish(self.state) + "\n")
-        return self.out
+        """Appends the record to --out; if that fails, to a file in the temporary folder, with the reason kept
+        for the page (which also offers the record itself for download). Returns where it went."""
+        self.record = self.recorder.finish(self.state) + "\n"
+        try:
+            append_line(self.out, self.record)
+            return self.out
+        except (OSError, ValueError) as e:
+            reason = f"could not append the record to {self.out}: {getattr(e, 'strerror', None) or e}"
+        fallback = os.path.join(tempfile.gettempdir(), f"meeple-play-{os.getpid()}-seed{self.seed}.jsonl")
+        try:
+            append_line(fallback, self.record)
+        except (OSError, ValueError) as e:
+            self.save_error = f"{reason}; nor to {fallback} ({getattr(e, 'strerror', None) or e}): download it from this page"
+            print(f"meeple play: {self.save_error}", file=sys.stderr, flush=True)
+            return None
+        self.save_error = f"{reason}; it was saved to {fallback} instead"
+        print(f"meeple play: {self.save_error}", file=sys.stderr, flush=True)
+        return fallback
+
+    def _words(self, record) -> str:
+        tiles = self.state.tiles()
+        return describe(record, board_of(self.state), tuple(tiles[-1][1:3]) if tiles else None)
 
     def act(self, index: int) -> None:
         """The person's choice: index into the decision's choices (legal_actions order)."""
@@ -163,20 +195,18 @@ class Table:
         yours = not s.is_terminal and s.current_player == self.seat
         placements, choices = [], []
         if yours:
-            placed = s.tiles()[-1] if s.num_tiles else None  # where deploys go (tiles() builds the whole list)
+            placed = s.tiles()[-1]  # where deploys go
             for i, action in enumerate(s.legal_actions()):
                 record = _meeple.action_json(s, action)
                 if action.kind == "place":
                     placements.append({"action": i, "x": action.x, "y": action.y, "rotation": action.rotation})
                     continue
-                choice = {"action": i, "label": describe(record), "kind": action.kind, "cell": None, "spot": None}
+                choice = {"action": i, "label": self._words(record), "kind": action.kind, "cell": None, "spot": None}
                 what = None if record is None else next(v for k, v in record.items() if k != "p")
                 if action.kind == "abbey":
                     choice["cell"] = what
                 elif action.kind == "deploy" and what is not None:
-                    tile_id, x, y, rotation = placed
-                    choice["spot"] = spot_point(x, y, what["at"])
-                    choice["label"] += f" ({spot_kind(tile_id, rotation, what['at'])})"
+                    choice["spot"] = spot_point(placed[1], placed[2], what["at"])
                 elif action.kind in ("wagon", "redeploy") and what is not None:
                     to = what if action.kind == "wagon" else what["to"]
                     choice["spot"] = spot_point(to[0], to[1], to[2])
@@ -188,17 +218,19 @@ class Table:
             top = max(s.scores)
             status = "Game over: " + ", ".join(self.names[p] for p, v in enumerate(s.scores) if v == top) + " won"
         elif placements:
-            status = f"Your turn: place {s.drawn_tile}"
+            status = f"Your turn: place the {tile_name(s.drawn_tile)}"
         elif yours:
-            status = f"Your turn: {s.phase}"
+            status = f"Your turn: {PHASE_WORDS.get(s.phase, s.phase)}"
         else:
             status = "Bots are playing"
         return {
-            "svg": render_svg(s, names=self.names), "tile_size": T, "names": self.names, "seat": self.seat,
+            "board": board_data(s), "names": self.names, "seat": self.seat,
             "scores": s.scores, "breakdown": s.score_breakdown(), "tiles_left": s.tiles_left, "phase": s.phase,
             "status": status, "over": s.is_terminal, "tile": s.drawn_tile if placements else None,
-            "tile_svg": tile_svg(s.drawn_tile) if placements else None, "placements": placements,
+            "tile_name": tile_name(s.drawn_tile) if placements else None, "placements": placements,
+            "account": final_account(*self.before_last) if s.is_terminal else None,
             "choices": choices, "log": self.log[self.shown_from:], "record": self.saved, "seed": self.seed,
+            "save_error": self.save_error, "record_text": self.record,
         }
 
 
@@ -206,7 +238,8 @@ MAX_BODY = 4096  # bytes: a choice is a few
 
 
 def handler_for(table: Table):
-    page = resources.files(__package__).joinpath("play.html").read_bytes()
+    page = resources.files(__package__).joinpath("play.html").read_text()
+    page = page.replace("<!-- board -->", page_assets(_meeple.tile_ids())).encode()
 
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, *args):  # quiet: the page is the interface
@@ -267,6 +300,8 @@ def handler_for(table: Table):
                     self._json(200, table.view())
             except (ValueError, _meeple.RulesError) as e:
                 self._json(400, {"error": str(e)})
+            except Exception as e:  # a request always gets an answer: the page shows it, the server goes on
+                self._json(500, {"error": f"{type(e).__name__}: {e}"})
 
     return Handler
 

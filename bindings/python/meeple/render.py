@@ -10,9 +10,11 @@ roads light with dark edges, rivers blue, cloisters and shrines as buildings, ab
 from __future__ import annotations
 
 import json
+from importlib import resources
 from xml.sax.saxutils import escape
 
 from . import _meeple
+from .words import scored_words, tile_name
 
 T = 60  # tile size in pixels
 COLOURS = ["#d62728", "#1f77b4", "#f2c14e", "#222222", "#9467bd", "#ff7f0e"]
@@ -99,6 +101,18 @@ def _figure(kind, x, y, colour) -> str:
     return f'<circle class="follower" cx="{x:.1f}" cy="{y:.1f}" r="{T * 0.1:.1f}" fill="{colour}" stroke="white" stroke-width="1.5"/>'
 
 
+def figure_svgs(state, tiles=None) -> list[str]:
+    """Each figure on the board as an SVG group in board pixels, in its player's colour."""
+    placed = {(x, y): (tile_id, rotation) for tile_id, x, y, rotation in (tiles or state.tiles())}
+    out = []
+    for player, kind, x, y, segment in state.figures():
+        tile_id, rotation = placed[(x, y)]
+        ax, ay = _anchor(_meeple.tile_geometry(tile_id)["segments"][segment])
+        out.append(f'<g data-player="{player}" data-figure="{kind}" transform="translate({x * T},{y * T}) '
+                   f'rotate({rotation},{T / 2},{T / 2})">{_figure(kind, ax, ay, COLOURS[player])}</g>')
+    return out
+
+
 def render_svg(state, names=None, title: str | None = None) -> str:
     """An SVG document of the position: the board, the figures, the Count's quarters and the scores."""
     tiles = state.tiles()
@@ -119,12 +133,7 @@ def render_svg(state, names=None, title: str | None = None) -> str:
         parts.append("</g>")
     parts.append("</g>")
     parts.append('<g class="figures">')
-    for player, kind, x, y, segment in state.figures():
-        tile_id, rotation = next((t[0], t[3]) for t in tiles if t[1] == x and t[2] == y)
-        ax, ay = _anchor(geometry[tile_id]["segments"][segment])
-        parts.append(f'<g data-player="{player}" data-figure="{kind}" transform="translate({x * T},{y * T}) rotate({rotation},{T / 2},{T / 2})">')
-        parts.append(_figure(kind, ax, ay, COLOURS[player]))
-        parts.append("</g>")
+    parts.extend(figure_svgs(state, tiles))
     parts.append("</g>")
     # Scores, one line per seat, and the Count's quarters when in play.
     names = list(names) if names else [f"seat {p}" for p in range(state.num_players)]
@@ -154,3 +163,59 @@ def position_of_record(record_line: str, actions: int | None = None):
         record["actions"] = record["actions"][:actions]
         record.pop("result", None)
     return _meeple.replay(json.dumps(record), check_result=actions is None)
+
+
+# ---- The pages (python -m meeple play, meeple view) draw boards in the browser (board.js) from these. ----
+
+def tile_symbols(tile_ids) -> str:
+    """SVG <defs> holding each tile as printed, id "tile-" + its id, for board.js's <use> elements."""
+    return "<defs>" + "".join(f'<g id="tile-{escape(t)}">{tile_svg(t)}</g>' for t in tile_ids) + "</defs>"
+
+
+def page_assets(tile_ids) -> str:
+    """What a page needs to draw boards: the tile symbols, their names in words, board.js."""
+    tile_ids = sorted(set(tile_ids))
+    script = resources.files(__package__).joinpath("board.js").read_text()
+    names = json.dumps({t: tile_name(t) for t in tile_ids}).replace("</", "<\\/")
+    return (f'<svg class="symbols" width="0" height="0" style="position: absolute">{tile_symbols(tile_ids)}</svg>\n'
+            f"<script>\nconst TILE_SIZE = {T}, COLOURS = {json.dumps(COLOURS)}, TILE_NAMES = {names};\n{script}</script>")
+
+
+def board_data(state) -> dict:
+    """A position as board.js draws it: tiles [id, x, y, rotation] in placement order, figures as SVG, which
+    tile was placed last (None while only the starting tiles lie there), the tiles left, and with the Count
+    his quarter and each seat's followers per quarter of Carcassonne."""
+    tiles = state.tiles()
+    start = _meeple.State(state.rules).num_tiles  # the start tile, the River's spring, the City of Carcassonne
+    quarters, count = state.quarters()
+    return {"tiles": [list(t) for t in tiles], "figures": figure_svgs(state, tiles),
+            "last": len(tiles) - 1 if len(tiles) > start else None, "tiles_left": state.tiles_left,
+            "carcassonne": None if count is None else {"count": count, "quarters": QUARTERS, "followers": quarters}}
+
+
+def final_account(before_last, last) -> dict | None:
+    """The account of the end as the pages show it, from the position before the game's last action and that
+    action (None if it does not end the game): "features", what final scoring paid feature by feature (the
+    engine's State.final_account: each entry in words, the cells of its tiles, the seats paid and each seat's
+    points), and "seats", per seat the score before final scoring, its points by category and the final score."""
+    account = before_last.final_account(last)
+    if account is None:
+        return None
+    features = [{"text": scored_words(f), "what": f["what"], "category": f["category"], "cells": [list(c) for c in f["cells"]],
+                 "paid": f["paid"], "points": f["points"]} for f in account["features"]]
+    seats = []
+    for p, before in enumerate(account["before"]):
+        row = {"before": sum(before.values())}
+        row.update({c: sum(f["points"][p] for f in features if f["category"] == c) for c in _meeple.SCORE_CATEGORIES})
+        row["final"] = row["before"] + sum(row[c] for c in _meeple.SCORE_CATEGORIES)
+        seats.append(row)
+    return {"seats": seats, "features": features}
+
+
+def action_of(before, record_action: dict):
+    """The Action a record's action (an entry of its "actions") stands for in the position `before` it."""
+    candidates = [a for a, _ in before.chance_outcomes()] if before.is_chance else before.legal_actions()
+    for action in candidates:
+        if _meeple.action_json(before, action) == record_action:
+            return action
+    raise ValueError(f"the record's action {json.dumps(record_action)} is not legal in the position before it")
