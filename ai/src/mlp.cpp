@@ -1,10 +1,11 @@
 #include "meeple/ai/mlp.h"
 
-#include <fstream>
-#include <sstream>
+#include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
+#include "meeple/input.h"
 #include "weight_files.h"
 
 namespace meeple {
@@ -30,12 +31,20 @@ SmallMlp::SmallMlp(std::vector<Layer> layers, int inputs) : layers_(std::move(la
 
 Eigen::VectorXf numbers_of(const nlohmann::json& list, const std::string& what, const Fail& fail) {
   if (!list.is_array()) fail(what + " must be a list of numbers");
+  // No layer is wider: a longer list would overrun the layers' fixed-capacity matrices.
+  if (list.size() > SmallMlp::kMaxWidth)
+    fail(what + " has " + std::to_string(list.size()) + " numbers; a layer has at most " + std::to_string(SmallMlp::kMaxWidth));
   Eigen::VectorXf out(static_cast<Eigen::Index>(list.size()));
-  for (size_t i = 0; i < list.size(); ++i) {
-    if (!list[i].is_number()) fail(what + "[" + std::to_string(i) + "] is not a number");
-    out[static_cast<Eigen::Index>(i)] = list[i].get<float>();
-  }
+  for (size_t i = 0; i < list.size(); ++i) out[static_cast<Eigen::Index>(i)] = number_of(list[i], what + "[" + std::to_string(i) + "]", fail);
   return out;
+}
+
+float number_of(const nlohmann::json& v, const std::string& what, const Fail& fail) {
+  if (!v.is_number()) fail(what + " is not a number");
+  // A double beyond a float's range has no float value (converting it is undefined behaviour).
+  const double x = v.get<double>();
+  if (!(std::abs(x) <= std::numeric_limits<float>::max())) fail(what + " is " + excerpt_json(v) + ", beyond a 32-bit float");
+  return static_cast<float>(x);
 }
 
 std::vector<SmallMlp::Layer> layers_from_json(
@@ -52,6 +61,8 @@ std::vector<SmallMlp::Layer> layers_from_json(
     SmallMlp::Layer layer;
     layer.bias = numbers_of(l["bias"], at + ".bias", fail);
     const auto& rows = l["weights"];
+    if (rows.size() > SmallMlp::kMaxWidth)
+      fail(at + ".weights has " + std::to_string(rows.size()) + " rows; a layer has at most " + std::to_string(SmallMlp::kMaxWidth));
     for (size_t r = 0; r < rows.size(); ++r) {
       const std::string what = at + ".weights[" + std::to_string(r) + "]";
       const Eigen::VectorXf row = i == 0 ? first_row(rows[r], what) : numbers_of(rows[r], what, fail);
@@ -78,11 +89,7 @@ nlohmann::json layers_to_json(const std::vector<SmallMlp::Layer>& layers) {
 }
 
 std::string read_text(const std::string& path, const std::string& what) {
-  std::ifstream in(path);
-  if (!in) throw std::invalid_argument("cannot read " + what + " '" + path + "'");
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
+  return InputFile(path, what).read_all(kMaxWeightFileBytes);
 }
 
 std::optional<Rules> rules_from_json(const nlohmann::json& j, const Fail& fail) {

@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
 #include "meeple/ai/expectimax.h"
 #include "meeple/checked.h"
+#include "meeple/input.h"
 #include "meeple/ai/mcts.h"
 
 namespace meeple {
@@ -65,8 +67,10 @@ namespace {
 // what is wrong with a bad value.
 using Setters = std::map<std::string, std::function<void(const std::string&)>>;
 
+// A parameter given twice is refused: the last would win silently.
 void apply_params(const std::string& bot, const std::string& params, const Setters& setters) {
   std::stringstream in(params);
+  std::set<std::string> given;
   for (std::string item; std::getline(in, item, ',');) {
     const auto eq = item.find('=');
     const std::string key = item.substr(0, eq);
@@ -75,13 +79,14 @@ void apply_params(const std::string& bot, const std::string& params, const Sette
     if (it == setters.end()) {
       std::string keys;
       for (const auto& [k, _] : setters) keys += (keys.empty() ? "" : ", ") + k;
-      throw std::invalid_argument("unknown parameter '" + key + "' of bot " + bot + "; its parameters are " +
+      throw std::invalid_argument("unknown parameter '" + excerpt(key) + "' of bot " + bot + "; its parameters are " +
                                   (keys.empty() ? "none" : keys));
     }
+    if (!given.insert(key).second) throw std::invalid_argument("bot " + bot + ": parameter " + key + " given twice");
     try {
       it->second(value);
     } catch (const std::invalid_argument& e) {
-      throw std::invalid_argument("bot " + bot + ": bad value '" + value + "' for " + key + ": " + e.what());
+      throw std::invalid_argument("bot " + bot + ": bad value '" + excerpt(value) + "' for " + key + ": " + e.what());
     }
   }
 }
@@ -175,7 +180,7 @@ std::unique_ptr<Player> make_player(const std::string& spec, uint64_t seed) {
     });
     return std::make_unique<ExpectimaxPlayer>(o);
   }
-  throw std::invalid_argument("unknown bot '" + spec + "'; " + bot_spec_help());
+  throw std::invalid_argument("unknown bot '" + excerpt(spec) + "'; " + bot_spec_help());
 }
 
 }  // namespace meeple

@@ -27,7 +27,7 @@ check "records count" 0 "^5$" -- bash -c "wc -l < '$tmp/games.jsonl' | tr -d ' '
 check "unknown bot" 2 "unknown bot 'clever'" -- "$meeple" selfplay --bot clever --games 1
 check "unknown expansion" 2 "unknown expansion 'dragons'" -- "$meeple" selfplay --expansions dragons --games 1
 check "bad option" 2 "valid values: normal, two_points" -- "$meeple" selfplay --option small_city=big --games 1
-check "missing file" 2 "cannot open" -- "$meeple" replay "$tmp/nope.json"
+check "missing file" 2 "cannot read record file .*nope.json.: No such file" -- "$meeple" replay "$tmp/nope.json"
 echo '{"format":"meeple-game/1","rules":{},"players":2,"actions":[{"draw":"BA.C"},{"place":[3,3,0]}]}' >"$tmp/bad.json"
 check "bad record json" 2 '^\{"error":\{"action":1,"message":".*does not touch the board' -- "$meeple" replay --json "$tmp/bad.json"
 echo '{"format":"meeple-game/1","rules":{},"players":2,"actions":[],"extra":1}' >"$tmp/bad2.json"
@@ -61,7 +61,7 @@ echo '{"format":"meeple-game/1","rules":{},"players":2,"actions":[{"draw":"BA.C"
 check "coordinate beyond 32 bits" 2 "x must be -128 to 127, got 4294967296" -- "$meeple" replay "$tmp/x.json"
 { printf '%s' "$good"; printf '\0{"more":1}\n'; } >"$tmp/nul.jsonl"
 check "NUL byte in a record" 2 "not valid JSON" -- "$meeple" replay "$tmp/nul.jsonl"
-check "write error" 2 "cannot write '/dev/full'" -- "$meeple" selfplay --games 3 --out /dev/full
+check "device as --out, refused before playing" 2 "^meeple: --out ./dev/full. is a character device" -- "$meeple" selfplay --games 3 --out /dev/full
 printf 'precious\n' >"$tmp/keep.jsonl"
 check "failed run" 2 "cannot write '$tmp/keep.jsonl'" -- bash -c "trap '' XFSZ; ulimit -f 4; '$meeple' selfplay --games 50 --out '$tmp/keep.jsonl'"
 check "failed run keeps the old file" 0 "^precious$" -- cat "$tmp/keep.jsonl"
