@@ -154,15 +154,20 @@ std::string Rules::option_value(Option o) const {
 }
 
 Rules Rules::parse(std::string_view text) {
-  Rules rules;
-  std::set<std::string> given;  // a name given twice is refused: the last would win silently
+  // Every name is checked (NAME=VALUE, given once: the last would win silently) before any value is read.
+  std::vector<std::pair<std::string, std::string>> given;
+  std::set<std::string> names;
   std::istringstream in{std::string(text)};
   for (std::string word; in >> word;) {
     const auto eq = word.find('=');
     if (eq == std::string::npos)
       throw std::invalid_argument("rules: expected NAME=VALUE, got '" + excerpt(word) + "'");
-    const std::string name = word.substr(0, eq), value = word.substr(eq + 1);
-    if (!given.insert(name).second) throw std::invalid_argument("rules: " + excerpt(name) + " given twice");
+    const std::string name = word.substr(0, eq);
+    if (!names.insert(name).second) throw std::invalid_argument("rules: " + excerpt(name) + " given twice");
+    given.emplace_back(name, word.substr(eq + 1));
+  }
+  Rules rules;
+  for (const auto& [name, value] : given) {
     if (name == "players") {
       try {
         rules.players = parse_number<uint8_t>(value, 2, 6);
