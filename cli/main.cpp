@@ -233,15 +233,26 @@ void mention_leftovers(const std::filesystem::path& target) {
   }
 }
 
+// Whether `path` is the terminal this process writes its output or errors to (/dev/stdout, /dev/tty, ...).
+// Other devices are not even opened: opening some of them does something.
+bool is_our_terminal(const std::string& path) {
+  struct stat st {}, out {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISCHR(st.st_mode)) return false;
+  for (const int fd : {STDOUT_FILENO, STDERR_FILENO})
+    if (::isatty(fd) && ::fstat(fd, &out) == 0 && out.st_rdev == st.st_rdev) return true;
+  return false;
+}
+
 // Where --out records go. The target is checked before any game is played: a directory, a device such
 // as /dev/full, a file in a folder that does not exist, a symlink to nothing and a read-only file are
 // refused. A regular file (new or not) is written under a temporary name beside it, FILE.partial-PID,
 // and renamed over it, with the old file's mode, only once the run has finished well. A symlink is
 // written through: what it points to is replaced and the link stays a link, as a shell's > does (the
-// user named the link to write where it points; replacing the link would cut it). A FIFO is written in
-// place. Finished games are never stranded silently: a run that fails keeps the temporary file when it
-// holds any and says where, Ctrl-C and SIGTERM say where, and a run that finds such a file of a run that
-// is gone says so. Each record is written whole with one write(), so the file holds only whole records.
+// user named the link to write where it points; replacing the link would cut it). A FIFO and the
+// terminal are written in place. Finished games are never stranded silently: a run that fails keeps the
+// temporary file when it holds any and says where, Ctrl-C and SIGTERM say where, and a run that finds
+// such a file of a run that is gone says so. Each record is written whole with one write(), so the file
+// holds only whole records.
 class RecordFile {
  public:
   explicit RecordFile(const std::string& path) : path_(path) {
@@ -257,6 +268,11 @@ class RecordFile {
       if (fd_ < 0)
         throw std::invalid_argument(out + (errno == ENXIO ? std::string(" is a FIFO that no process reads") : ": " + std::string(std::strerror(errno))));
       ::fcntl(fd_, F_SETFL, ::fcntl(fd_, F_GETFL) & ~O_NONBLOCK);
+      return;
+    }
+    if (is_our_terminal(path)) {  // shows the records; other devices (/dev/full) are refused below, unopened
+      fd_ = ::open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
+      if (fd_ < 0) throw std::invalid_argument("cannot write " + out + ": " + std::strerror(errno));
       return;
     }
     fs::path target = path;

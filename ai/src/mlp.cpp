@@ -12,6 +12,8 @@ namespace meeple {
 
 SmallMlp::SmallMlp(std::vector<Layer> layers, int inputs) : layers_(std::move(layers)) {
   if (layers_.empty()) throw std::invalid_argument("a network needs at least one layer");
+  if (layers_.size() > kMaxLayers)
+    throw std::invalid_argument("a network has at most " + std::to_string(kMaxLayers) + " layers, not " + std::to_string(layers_.size()));
   for (size_t i = 0; i < layers_.size(); ++i) {
     const Layer& l = layers_[i];
     const bool last = i + 1 == layers_.size();
@@ -31,9 +33,6 @@ SmallMlp::SmallMlp(std::vector<Layer> layers, int inputs) : layers_(std::move(la
 
 Eigen::VectorXf numbers_of(const nlohmann::json& list, const std::string& what, const Fail& fail) {
   if (!list.is_array()) fail(what + " must be a list of numbers");
-  // No layer is wider: a longer list would overrun the layers' fixed-capacity matrices.
-  if (list.size() > SmallMlp::kMaxWidth)
-    fail(what + " has " + std::to_string(list.size()) + " numbers; a layer has at most " + std::to_string(SmallMlp::kMaxWidth));
   Eigen::VectorXf out(static_cast<Eigen::Index>(list.size()));
   for (size_t i = 0; i < list.size(); ++i) out[static_cast<Eigen::Index>(i)] = number_of(list[i], what + "[" + std::to_string(i) + "]", fail);
   return out;
@@ -52,6 +51,8 @@ std::vector<SmallMlp::Layer> layers_from_json(
     const std::function<Eigen::VectorXf(const nlohmann::json& row, const std::string& what)>& first_row) {
   if (!j.contains("layers") || !j["layers"].is_array() || j["layers"].empty())
     fail("needs a non-empty array \"layers\" of {\"weights\": [[...] per output], \"bias\": [...]}");
+  if (j["layers"].size() > SmallMlp::kMaxLayers)  // before reading them
+    fail("has " + std::to_string(j["layers"].size()) + " layers; a network has at most " + std::to_string(SmallMlp::kMaxLayers));
   std::vector<SmallMlp::Layer> layers;
   for (size_t i = 0; i < j["layers"].size(); ++i) {
     const auto& l = j["layers"][i];
@@ -61,8 +62,6 @@ std::vector<SmallMlp::Layer> layers_from_json(
     SmallMlp::Layer layer;
     layer.bias = numbers_of(l["bias"], at + ".bias", fail);
     const auto& rows = l["weights"];
-    if (rows.size() > SmallMlp::kMaxWidth)
-      fail(at + ".weights has " + std::to_string(rows.size()) + " rows; a layer has at most " + std::to_string(SmallMlp::kMaxWidth));
     for (size_t r = 0; r < rows.size(); ++r) {
       const std::string what = at + ".weights[" + std::to_string(r) + "]";
       const Eigen::VectorXf row = i == 0 ? first_row(rows[r], what) : numbers_of(rows[r], what, fail);

@@ -20,7 +20,7 @@ using Fail = std::function<void(const std::string& what)>;
 // A JSON number as a float (finite, within a float's range); `what` names it in errors.
 float number_of(const nlohmann::json& v, const std::string& what, const Fail& fail);
 
-// A JSON list of at most SmallMlp::kMaxWidth numbers; `what` names it in errors.
+// A JSON list of numbers; `what` names it in errors.
 Eigen::VectorXf numbers_of(const nlohmann::json& list, const std::string& what, const Fail& fail);
 
 // The layers of `j["layers"]`; a row of the first layer is read by `first_row` (a weight file may give

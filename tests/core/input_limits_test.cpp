@@ -245,7 +245,7 @@ TEST(InputLimits, WeightAndPolicyFilesRefuseNestingHugeValuesAndKeysGivenTwice) 
   }
 }
 
-TEST(InputLimits, LayersWiderThanTheNetworkAllowsAreRefused) {
+TEST(InputLimits, LayersWiderOrMoreThanANetworkHoldsAreRefused) {
   for (const auto& [kind, doc] : weight_files()) {
     if (kind == "linear") continue;
     for (const char* list : {"/layers/0/bias", "/layers/1/weights", "/layers/1/weights/0", "/layers/0/weights"}) {
@@ -253,7 +253,20 @@ TEST(InputLimits, LayersWiderThanTheNetworkAllowsAreRefused) {
       const json::json_pointer at(list);
       while (wide[at].size() <= SmallMlp::kMaxWidth + 5) wide[at].push_back(wide[at][0]);
       const std::string message = weight_outcome(kind, wide.dump());
-      EXPECT_NE(message.find("a layer has at most 64"), std::string::npos) << kind << list << ": " << message;
+      // "layer 1 has 70x3 weights and 1 biases; expected 3 inputs, 1 output (the last layer)" and the like
+      EXPECT_TRUE(std::regex_search(message, std::regex("layer [01] has [0-9]+x[0-9]+ weights and [0-9]+ biases; expected .*"))) << message;
+      EXPECT_NE(message.find(std::to_string(SmallMlp::kMaxWidth + 6)), std::string::npos) << kind << list << ": " << message;
+    }
+    // Layers that chain (the hidden one to 1 output, then 1 to 1): each holds 16 KB, so many would take
+    // gigabytes; they are counted before any is read.
+    const size_t hidden = doc["layers"][0]["bias"].size();
+    for (const size_t count : {SmallMlp::kMaxLayers, SmallMlp::kMaxLayers + 1, size_t{20000}}) {
+      json many = doc;
+      many["layers"] = {doc["layers"][0], {{"weights", {std::vector<double>(hidden, 0.5)}}, {"bias", {0.0}}}};
+      while (many["layers"].size() < count) many["layers"].push_back({{"weights", {{0.5}}}, {"bias", {0.0}}});
+      const std::string message = weight_outcome(kind, many.dump());
+      if (count <= SmallMlp::kMaxLayers) EXPECT_EQ(message, "") << kind;
+      else EXPECT_NE(message.find("has " + std::to_string(count) + " layers; a network has at most 16"), std::string::npos) << kind << ": " << message;
     }
   }
 }
