@@ -22,9 +22,9 @@ namespace meeple {
 inline constexpr int kMaxJsonDepth = 64;
 // The most bytes of input a message quotes.
 inline constexpr size_t kMaxQuoted = 200;
-// A record, as a file or as a line of a .jsonl file (a whole game with every expansion is about 30 KB).
+// A record, as a file or as a line of a .jsonl file (a whole game with every expansion is under 20 KB).
 inline constexpr size_t kMaxRecordBytes = size_t{16} << 20;
-// An evaluator weight file or a policy file (the shipped ones are about 100 KB).
+// An evaluator weight file or a policy file (the shipped ones are under 20 KB).
 inline constexpr size_t kMaxWeightFileBytes = size_t{64} << 20;
 
 // `text` as a JSON tree. std::invalid_argument, its message at most a few hundred bytes, for text that is
