@@ -1,16 +1,21 @@
 // The `meeple` command line: replay records, self-play, perft, info.
 #include <CLI/CLI.hpp>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <limits>
+#include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -19,6 +24,7 @@
 #include "meeple/ai/mcts.h"
 #include "meeple/ai/player.h"
 #include "meeple/checked.h"
+#include "meeple/input.h"
 #include "meeple/perft.h"
 #include "meeple/random.h"
 #include "meeple/record.h"
@@ -49,9 +55,11 @@ Rules make_rules(int players, const std::string& expansions, const std::vector<s
     throw std::invalid_argument(std::string("--players ") + e.what());
   }
   for (const std::string& e : split_commas(expansions)) rules.add_expansion(e);
+  std::set<std::string> given;  // an option given twice is refused: the last would win silently
   for (const std::string& o : options) {
     const auto eq = o.find('=');
-    if (eq == std::string::npos) throw std::invalid_argument("--option wants NAME=VALUE, got '" + o + "'");
+    if (eq == std::string::npos) throw std::invalid_argument("--option wants NAME=VALUE, got '" + excerpt(o) + "'");
+    if (!given.insert(o.substr(0, eq)).second) throw std::invalid_argument("--option " + excerpt(o.substr(0, eq)) + " given twice");
     rules.set_option(o.substr(0, eq), o.substr(eq + 1));
   }
   rules.validate();
@@ -69,58 +77,97 @@ void check_last_seed(uint64_t first, uint64_t offset) {
 // instead of stopping the output.
 std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
-std::string read_all(const std::string& path) {
-  if (path == "-") return std::string((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw std::invalid_argument("'" + path + "' is a directory, not a record file");
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw std::invalid_argument("cannot open '" + path + "': " + std::strerror(errno));
-  std::ostringstream text;
-  text << file.rdbuf();
-  if (file.bad()) throw std::invalid_argument("cannot read '" + path + "': " + std::strerror(errno));
-  return text.str();
+// One record's replay: the line printed for it, without where it came from.
+struct Replayed {
+  size_t line = 0;  // its first line in the file
+  bool ok = false;
+  int action = -1;   // of an error
+  std::string text;  // the scores, or the error
+};
+
+Replayed replay_one(const std::string& text, size_t line, bool as_json) {
+  Replayed r{line, true, -1, ""};
+  try {
+    const State final_state = replay(parse_record(text));
+    if (as_json) {
+      r.text = dump(scores_json(final_state));
+    } else {
+      r.text = std::string(final_state.is_terminal() ? "final" : "unfinished") + " scores";
+      for (int p = 0; p < final_state.num_players(); ++p) r.text += " " + std::to_string(final_state.score(p));
+    }
+  } catch (const RecordError& e) {
+    r = {line, false, e.action(), e.what()};
+  }
+  return r;
 }
 
+void print(const Replayed& r, const std::string& where, bool as_json) {
+  if (as_json) std::cout << (r.ok ? r.text : dump(json{{"error", {{"action", r.action}, {"message", r.text}}}})) << "\n";
+  else (r.ok ? std::cout : std::cerr) << where << ": " << r.text << "\n";
+}
+
+bool blank(const std::string& line) { return line.find_first_not_of(" \t\r") == std::string::npos; }
+
+// One record (which may span lines), or JSON Lines with one record a line. The file is read a line at a
+// time, each line at most kMaxRecordBytes, and each record replayed as soon as it is read: only a file
+// whose first line is not a whole record is held, up to kMaxRecordBytes, to see whether it is one record
+// written over several lines.
 int run_replay(const std::string& path, bool as_json) {
-  std::string text;
-  try {
-    text = read_all(path);
-  } catch (const std::invalid_argument& e) {
-    if (!as_json) throw;
-    std::cout << dump(json{{"error", {{"action", -1}, {"message", e.what()}}}}) << "\n";
-    return kBadInput;
-  }
-  // One record, or JSON Lines with one record a line.
-  std::vector<std::string> records;
-  if (json::accept(text)) {
-    records.push_back(text);
-  } else {
-    std::stringstream lines(text);
-    for (std::string line; std::getline(lines, line);)
-      if (line.find_first_not_of(" \t\r") != std::string::npos) records.push_back(line);
-    if (records.empty()) records.push_back(text);
-  }
   int status = 0;
-  for (size_t r = 0; r < records.size(); ++r) {
-    const std::string where = records.size() > 1 ? path + " line " + std::to_string(r + 1) : path;
-    try {
-      const State final_state = replay(parse_record(records[r]));
-      if (as_json) {
-        std::cout << dump(scores_json(final_state)) << "\n";
-      } else {
-        std::cout << where << ": " << (final_state.is_terminal() ? "final" : "unfinished") << " scores";
-        for (int p = 0; p < final_state.num_players(); ++p) std::cout << " " << final_state.score(p);
-        std::cout << "\n";
+  size_t count = 0;
+  std::optional<Replayed> first;  // printed once it is known whether more records follow (then with its line)
+  auto where = [&](size_t line) { return path + " line " + std::to_string(line); };
+  auto report = [&](Replayed r) {
+    if (!r.ok) status = kBadInput;
+    if (++count == 1) {
+      first = std::move(r);
+      return;
+    }
+    if (first) print(*first, where(first->line), as_json), first.reset();
+    print(r, where(r.line), as_json);
+  };
+  try {
+    InputFile file(path, "record file");
+    std::vector<std::pair<size_t, std::string>> held;  // lines of a file not yet known to be JSON Lines
+    size_t held_bytes = 0;
+    bool json_lines = false, text_held = false;
+    auto replay_held = [&] {
+      for (const auto& [number, text] : held)
+        if (!blank(text)) report(replay_one(text, number, as_json));
+      held.clear();
+    };
+    for (std::string line; file.read_line(line, kMaxRecordBytes);) {
+      if (json_lines) {
+        if (!blank(line)) report(replay_one(line, file.line_number(), as_json));
+        continue;
       }
-    } catch (const RecordError& e) {
-      status = kBadInput;
-      if (as_json) {
-        std::cout << dump(json{{"error", {{"action", e.action()}, {"message", e.what()}}}}) << "\n";
-      } else {
-        std::cerr << where << ": " << e.what() << "\n";
+      if (!text_held && !blank(line) && json::accept(line)) {
+        json_lines = true;
+        replay_held();  // blank lines
+        report(replay_one(line, file.line_number(), as_json));
+        continue;
+      }
+      text_held = text_held || !blank(line);
+      held_bytes += line.size() + 1;
+      held.emplace_back(file.line_number(), std::move(line));
+      if (held_bytes > kMaxRecordBytes) {  // too long for one record: each line is one
+        json_lines = true;
+        replay_held();
       }
     }
+    if (!json_lines) {
+      std::string text;
+      for (const auto& [number, line] : held) text += line + "\n";
+      if (!text_held || json::accept(text)) report(replay_one(text, 1, as_json));
+      else replay_held();
+    }
+  } catch (const std::invalid_argument& e) {  // cannot be opened or read, not a regular file, a line too long
+    status = kBadInput;
+    if (first) print(*first, where(first->line), as_json), first.reset();
+    if (as_json) std::cout << dump(json{{"error", {{"action", -1}, {"message", e.what()}}}}) << "\n";
+    else std::cerr << "meeple: " << e.what() << "\n";
   }
+  if (first) print(*first, path, as_json);
   return status;
 }
 
@@ -130,50 +177,202 @@ struct SeatStats {
   std::array<int64_t, kNumCategories> categories{};
 };
 
-// Where --out records go. A regular file (new or not) is written under a temporary name beside it and
-// renamed over it only once the run has finished well, so a failed run leaves an existing file as it
-// was; anything else (a pipe, /dev/stdout) is written in place. A write error is an error.
+// What the signal handler of a run writing --out may read: set before it is installed.
+struct Interrupted {
+  std::string temp, path;            // the temporary file and the file it is to replace
+  std::atomic<size_t> records{0};    // whole records in `temp`
+  struct sigaction previous[2] {};   // SIGINT's and SIGTERM's handlers before
+};
+Interrupted interrupted;
+constexpr int kStopSignals[2] = {SIGINT, SIGTERM};
+
+void write_stderr(const char* text) { (void)!::write(STDERR_FILENO, text, std::strlen(text)); }
+
+// Ctrl-C or kill: the finished games stay in the temporary file, and the message says where (or, when
+// none has finished, the file goes). Then the signal's default action ends the process as it would have.
+extern "C" void on_stop_signal(int signal) {
+  const size_t records = interrupted.records.load();
+  if (records == 0) {
+    ::unlink(interrupted.temp.c_str());
+    write_stderr("\nmeeple: stopped before any game finished; '");
+    write_stderr(interrupted.path.c_str());
+    write_stderr("' is unchanged\n");
+  } else {
+    char digits[24];
+    char* d = digits + sizeof digits;
+    *--d = '\0';
+    for (size_t n = records; n || d == digits + sizeof digits - 1; n /= 10) *--d = static_cast<char>('0' + n % 10);
+    write_stderr("\nmeeple: stopped; the records of the ");
+    write_stderr(d);
+    write_stderr(" games finished so far are in '");
+    write_stderr(interrupted.temp.c_str());
+    write_stderr("' ('");
+    write_stderr(interrupted.path.c_str());
+    write_stderr("' is unchanged)\n");
+  }
+  ::signal(signal, SIG_DFL);
+  ::raise(signal);
+}
+
+// Temporary files FILE.partial-PID beside `target` left by runs that are gone (kill -9, a crash, a
+// signal): their finished games are named before this run starts, never silently left behind.
+void mention_leftovers(const std::filesystem::path& target) {
+  namespace fs = std::filesystem;
+  const std::string prefix = target.filename().string() + ".partial-";
+  std::error_code ec;
+  const fs::path folder = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  for (const fs::directory_entry& entry : fs::directory_iterator(folder, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (!name.starts_with(prefix)) continue;
+    const std::string pid = name.substr(prefix.size());
+    if (pid.empty() || pid.size() > 9 || pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    const int process = std::stoi(pid);  // not this process: it has not made its own yet
+    if (process != getpid() && (::kill(process, 0) == 0 || errno != ESRCH)) continue;  // its run is still going
+    std::cerr << "meeple: '" << (target.has_parent_path() ? entry.path() : entry.path().filename()).string() << "' holds the records of games finished by an earlier run (process "
+              << pid << ") that did not end; it is left as it is: rename it to keep them\n";
+  }
+}
+
+// Whether `path` is the terminal this process writes its output or errors to (/dev/stdout, /dev/tty, ...).
+// Other devices are not even opened: opening some of them does something.
+bool is_our_terminal(const std::string& path) {
+  struct stat st {}, out {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISCHR(st.st_mode)) return false;
+  for (const int fd : {STDOUT_FILENO, STDERR_FILENO})
+    if (::isatty(fd) && ::fstat(fd, &out) == 0 && out.st_rdev == st.st_rdev) return true;
+  return false;
+}
+
+// Where --out records go. The target is checked before any game is played: a directory, a device such
+// as /dev/full, a file in a folder that does not exist, a symlink to nothing and a read-only file are
+// refused. A regular file (new or not) is written under a temporary name beside it, FILE.partial-PID,
+// and renamed over it, with the old file's mode, only once the run has finished well. A symlink is
+// written through: what it points to is replaced and the link stays a link, as a shell's > does (the
+// user named the link to write where it points; replacing the link would cut it). A FIFO and the
+// terminal are written in place. Finished games are never stranded silently: a run that fails keeps the
+// temporary file when it holds any and says where, Ctrl-C and SIGTERM say where, and a run that finds
+// such a file of a run that is gone says so. Each record is written whole with one write(), so the file
+// holds only whole records.
 class RecordFile {
  public:
   explicit RecordFile(const std::string& path) : path_(path) {
     if (path.empty()) return;
     namespace fs = std::filesystem;
     std::error_code ec;
-    const fs::file_status status = fs::status(path, ec);
-    if (fs::is_directory(status)) throw std::invalid_argument("--out '" + path + "' is a directory; give a file name");
-    const bool in_place = fs::exists(status) && !fs::is_regular_file(status);
-    if (!in_place) temp_ = path + ".partial-" + std::to_string(getpid());
-    out_.open(in_place ? path : temp_, std::ios::out | std::ios::trunc | std::ios::binary);
-    if (!out_) throw std::invalid_argument("cannot write '" + path + "': " + std::strerror(errno));
+    const fs::file_status link = fs::symlink_status(path, ec), status = fs::status(path, ec);
+    const std::string out = "--out '" + excerpt(path) + "'";
+    if (fs::is_directory(status)) throw std::invalid_argument(out + " is a directory; give a file name");
+    if (fs::is_fifo(status)) {
+      // Not blocking: a FIFO with no reader would hold the run before its first game.
+      fd_ = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+      if (fd_ < 0)
+        throw std::invalid_argument(out + (errno == ENXIO ? std::string(" is a FIFO that no process reads") : ": " + std::string(std::strerror(errno))));
+      ::fcntl(fd_, F_SETFL, ::fcntl(fd_, F_GETFL) & ~O_NONBLOCK);
+      return;
+    }
+    if (is_our_terminal(path)) {  // shows the records; other devices (/dev/full) are refused below, unopened
+      fd_ = ::open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
+      if (fd_ < 0) throw std::invalid_argument("cannot write " + out + ": " + std::strerror(errno));
+      return;
+    }
+    fs::path target = path;
+    mode_t mode = 0666;  // a new file's, less the umask
+    bool keep_mode = false;
+    if (fs::exists(status)) {
+      struct stat st {};
+      if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+        throw std::invalid_argument(out + " is " + file_kind(st.st_mode) + ", not a file; give a file name (or a FIFO)");
+      // Root may write any file: the mode says whether it is meant to be written.
+      if ((st.st_mode & 0222) == 0 || ::access(path.c_str(), W_OK) != 0)
+        throw std::invalid_argument(out + " is read-only; make it writable or give another name");
+      if (fs::is_symlink(link)) target = fs::canonical(path);
+      mode = st.st_mode & 07777;
+      keep_mode = true;
+    } else {
+      if (fs::is_symlink(link))
+        throw std::invalid_argument(out + " is a symlink to '" + excerpt(fs::read_symlink(path, ec).string()) +
+                                    "', which does not exist; give the file's own name");
+      const fs::path folder = target.has_parent_path() ? target.parent_path() : fs::path(".");
+      if (!fs::is_directory(folder, ec))
+        throw std::invalid_argument(out + ": the folder '" + excerpt(folder.string()) + "' does not exist");
+    }
+    mention_leftovers(target);
+    target_ = target.string();
+    temp_ = target_ + ".partial-" + std::to_string(getpid());
+    fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);  // never over a leftover's games
+    if (fd_ < 0) throw std::invalid_argument("cannot write " + out + ": '" + temp_ + "': " + std::strerror(errno));
+    if (keep_mode && ::fchmod(fd_, mode) != 0) {  // open() took the umask off
+      const int error = errno;
+      discard();
+      throw std::invalid_argument("cannot write " + out + ": " + std::strerror(error));
+    }
+    interrupted.temp = temp_;
+    interrupted.path = path;
+    interrupted.records = 0;
+    struct sigaction action {};
+    action.sa_handler = on_stop_signal;
+    sigemptyset(&action.sa_mask);
+    for (int i = 0; i < 2; ++i) ::sigaction(kStopSignals[i], &action, &interrupted.previous[i]);
   }
   RecordFile(const RecordFile&) = delete;
   RecordFile& operator=(const RecordFile&) = delete;
   ~RecordFile() {
-    if (temp_.empty()) return;
-    out_.close();
-    std::remove(temp_.c_str());  // the run failed: the file it would have replaced stays
+    if (fd_ < 0) return;
+    if (temp_.empty() || records_ == 0) {
+      discard();
+      return;
+    }
+    // The run failed: the file it would have replaced stays, and so do the games it finished.
+    restore_signals();
+    ::close(fd_);
+    std::cerr << "meeple: the records of the " << records_ << " games finished before the error are in '" << temp_ << "'\n";
   }
   explicit operator bool() const { return !path_.empty(); }
   void write(const std::string& line) {
-    out_ << line << '\n';
-    out_.flush();
-    if (!out_) throw std::runtime_error("cannot write '" + path_ + "': " + std::strerror(errno));
+    const std::string text = line + '\n';
+    for (size_t done = 0; done < text.size();) {
+      const ssize_t n = ::write(fd_, text.data() + done, text.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        const int error = n < 0 ? errno : ENOSPC;
+        if (!temp_.empty()) (void)!::ftruncate(fd_, written_);  // only whole records stay
+        throw std::runtime_error("cannot write '" + excerpt(path_) + "': " + std::strerror(error));
+      }
+      done += static_cast<size_t>(n);
+    }
+    written_ += static_cast<off_t>(text.size());
+    interrupted.records = ++records_;
   }
   // Every record written: the file takes its place.
   void commit() {
-    if (path_.empty()) return;
-    out_.close();
-    if (out_.fail()) throw std::runtime_error("cannot write '" + path_ + "': " + std::strerror(errno));
+    if (fd_ < 0) return;
+    restore_signals();
+    const int closed = ::close(fd_);
+    fd_ = -1;
+    if (closed != 0) throw std::runtime_error("cannot write '" + excerpt(path_) + "': " + std::strerror(errno));
     if (temp_.empty()) return;
-    std::error_code ec;
-    std::filesystem::rename(temp_, path_, ec);
-    if (ec) throw std::runtime_error("cannot write '" + path_ + "': " + ec.message());
-    temp_.clear();
+    if (::rename(temp_.c_str(), target_.c_str()) != 0) {
+      const int error = errno;
+      throw std::runtime_error("cannot write '" + excerpt(path_) + "': " + std::strerror(error) + "; the records are in '" + temp_ + "'");
+    }
   }
 
  private:
-  std::string path_, temp_;
-  std::ofstream out_;
+  void restore_signals() {
+    if (temp_.empty()) return;
+    for (int i = 0; i < 2; ++i) ::sigaction(kStopSignals[i], &interrupted.previous[i], nullptr);
+  }
+  void discard() {
+    restore_signals();
+    ::close(fd_);
+    fd_ = -1;
+    if (!temp_.empty()) ::unlink(temp_.c_str());
+  }
+
+  std::string path_, target_, temp_;  // as given; what is replaced (a symlink's target); the temporary file
+  int fd_ = -1;
+  off_t written_ = 0;  // bytes of whole records
+  size_t records_ = 0;
 };
 
 // Plays game(0) .. game(count - 1) with a progress line (on a terminal), keeping none of them: each
@@ -414,6 +613,7 @@ int main(int argc, char** argv) {
   // Records keep seeds as signed 64-bit numbers.
   const CLI::Range kSeedRange(uint64_t{0}, uint64_t{std::numeric_limits<int64_t>::max()});
   app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("meeple ") + MEEPLE_VERSION);
 
   auto* replay_cmd = app.add_subcommand("replay", "Replay a meeple-game/1 record (or a .jsonl of them) and print the scores");
   std::string replay_path;
@@ -471,6 +671,20 @@ int main(int argc, char** argv) {
   bool info_json = false;
   info_cmd->add_flag("--json", info_json, "as JSON");
 
+  // CLI11 would answer a word that names no subcommand with "A subcommand is required".
+  if (argc < 2 || argv[1][0] != '-') {
+    std::string names;
+    bool known = false;
+    for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+      known = known || (argc > 1 && sub->get_name() == argv[1]);
+      names += (names.empty() ? "" : ", ") + sub->get_name();
+    }
+    if (!known) {
+      std::cerr << "meeple: " << (argc < 2 ? "a subcommand is required" : "unknown subcommand '" + excerpt(argv[1]) + "'")
+                << "; the subcommands are " << names << " (meeple --help says more)\n";
+      return kBadInput;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

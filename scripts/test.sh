@@ -33,12 +33,12 @@ bash scripts/python.sh
 # temporary folder; any finding fails the run. Longer runs: tests/fuzz/README.md.
 CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMEEPLE_FUZZ=ON \
   -DMEEPLE_SANITIZE=address,undefined -DMEEPLE_BUILD_TESTS=OFF -DMEEPLE_BUILD_BENCH=OFF
-cmake --build build-fuzz -j "$jobs" --target meeple_fuzz_record meeple_fuzz_actions meeple_fuzz_state_bytes
+cmake --build build-fuzz -j "$jobs" --target meeple_fuzz_record meeple_fuzz_actions meeple_fuzz_state_bytes meeple_fuzz_weights
 fuzz_out=$(mktemp -d)
-for target in record actions state_bytes; do
+for target in record actions state_bytes weights; do
   mkdir -p "$fuzz_out/$target"
   dict=()
-  [ "$target" = record ] && dict=(-dict=tests/fuzz/record.dict)
+  [ -f "tests/fuzz/$target.dict" ] && dict=(-dict="tests/fuzz/$target.dict")
   status=0
   build-fuzz/bin/meeple_fuzz_$target "$fuzz_out/$target" "tests/fuzz/corpus/$target" "${dict[@]}" \
     -max_total_time="${MEEPLE_FUZZ_SECONDS:-30}" -max_len=8192 -print_final_stats=1 -artifact_prefix="$fuzz_out/" \

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "meeple/input.h"
 #include "weight_files.h"
 
 namespace meeple {
@@ -77,7 +78,7 @@ std::string rules_mismatch(const std::string& what, const std::optional<Rules>& 
 bool FittedEvaluator::fits(const Rules& rules) const { return rules_mismatch("", trained_on_, rules).empty(); }
 
 void FittedEvaluator::check_rules(const Rules& rules) const {
-  if (const std::string why = rules_mismatch("evaluator '" + name_ + "'", trained_on_, rules); !why.empty())
+  if (const std::string why = rules_mismatch("evaluator '" + excerpt(name_) + "'", trained_on_, rules); !why.empty())
     throw std::invalid_argument(why + "; fit weights to these rules (python -m meeple train), or use the default "
                                 "evaluator 'trained'");
 }
@@ -107,12 +108,12 @@ struct WeightFile {
   std::array<int, kNumFeatures> column{};  // feature index -> position in the file's lists
   std::optional<Rules> rules;
 
-  [[noreturn]] void fail(const std::string& what) const { throw std::invalid_argument(source + ": " + what); }
+  [[noreturn]] void fail(const std::string& what) const { throw std::invalid_argument(excerpt(source) + ": " + what); }
 
   WeightFile(std::string_view text, std::string src) : source(std::move(src)) {
     try {
-      j = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
+      j = parse_json(text);
+    } catch (const std::invalid_argument& e) {
       fail(std::string("not JSON: ") + e.what());
     }
     if (!j.is_object()) fail("expected an object with format, kind and features");
@@ -128,7 +129,7 @@ struct WeightFile {
       int index = -1;
       for (int f = 0; f < kNumFeatures; ++f)
         if (name == kFeatureNames[f]) index = f;
-      if (index < 0) fail("unknown feature '" + name + "'; the features are: " + feature_list());
+      if (index < 0) fail("unknown feature '" + excerpt(name) + "'; the features are: " + feature_list());
       if (column[static_cast<size_t>(index)] >= 0) fail("feature '" + name + "' is given twice");
       column[static_cast<size_t>(index)] = static_cast<int>(i);
     }
@@ -146,9 +147,8 @@ struct WeightFile {
       fail(what + " must be a list of " + std::to_string(kNumFeatures) + " numbers, one per feature");
     Eigen::VectorXf out(kNumFeatures);
     for (int f = 0; f < kNumFeatures; ++f) {
-      const auto& v = list[static_cast<size_t>(column[static_cast<size_t>(f)])];
-      if (!v.is_number()) fail(what + "[" + std::to_string(column[static_cast<size_t>(f)]) + "] is not a number");
-      out[f] = v.get<float>();
+      const size_t at = static_cast<size_t>(column[static_cast<size_t>(f)]);
+      out[f] = number_of(list[at], what + "[" + std::to_string(at) + "]", [&](const std::string& why) { fail(why); });
     }
     return out;
   }
@@ -188,7 +188,7 @@ MlpEvaluator mlp_of(const WeightFile& file) {
 
 LinearEvaluator LinearEvaluator::from_json(std::string_view text, const std::string& source) {
   const WeightFile file(text, source);
-  if (file.kind() != "linear") file.fail("kind must be \"linear\" here, not \"" + file.kind() + "\"");
+  if (file.kind() != "linear") file.fail("kind must be \"linear\" here, not \"" + excerpt(file.kind()) + "\"");
   return linear_of(file);
 }
 
@@ -201,7 +201,7 @@ std::string LinearEvaluator::to_json() const {
 
 MlpEvaluator MlpEvaluator::from_json(std::string_view text, const std::string& source) {
   const WeightFile file(text, source);
-  if (file.kind() != "mlp") file.fail("kind must be \"mlp\" here, not \"" + file.kind() + "\"");
+  if (file.kind() != "mlp") file.fail("kind must be \"mlp\" here, not \"" + excerpt(file.kind()) + "\"");
   return mlp_of(file);
 }
 
@@ -215,7 +215,7 @@ std::shared_ptr<const FittedEvaluator> evaluator_from_json(std::string_view text
   const WeightFile file(text, source);
   if (file.kind() == "linear") return std::make_shared<LinearEvaluator>(linear_of(file));
   if (file.kind() == "mlp") return std::make_shared<MlpEvaluator>(mlp_of(file));
-  file.fail("kind must be \"linear\" or \"mlp\", not \"" + file.kind() + "\"");
+  file.fail("kind must be \"linear\" or \"mlp\", not \"" + excerpt(file.kind()) + "\"");
 }
 
 std::shared_ptr<const FittedEvaluator> load_evaluator(const std::string& path) {
@@ -255,7 +255,7 @@ std::shared_ptr<const Evaluator> make_evaluator(const std::string& spec) {
   if (spec == "endnow") return std::make_shared<EndNowEvaluator>();
   if (spec == "handtuned") return std::make_shared<LinearEvaluator>(LinearEvaluator::hand_tuned());
   if (spec.ends_with(".json")) return load_evaluator(spec);
-  throw std::invalid_argument("unknown evaluator '" + spec + "'; evaluators are " + kEvaluatorSpecHelp);
+  throw std::invalid_argument("unknown evaluator '" + excerpt(spec) + "'; evaluators are " + kEvaluatorSpecHelp);
 }
 
 }  // namespace meeple

@@ -1,16 +1,19 @@
 #include "meeple/ai/mlp.h"
 
-#include <fstream>
-#include <sstream>
+#include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
+#include "meeple/input.h"
 #include "weight_files.h"
 
 namespace meeple {
 
 SmallMlp::SmallMlp(std::vector<Layer> layers, int inputs) : layers_(std::move(layers)) {
   if (layers_.empty()) throw std::invalid_argument("a network needs at least one layer");
+  if (layers_.size() > kMaxLayers)
+    throw std::invalid_argument("a network has at most " + std::to_string(kMaxLayers) + " layers, not " + std::to_string(layers_.size()));
   for (size_t i = 0; i < layers_.size(); ++i) {
     const Layer& l = layers_[i];
     const bool last = i + 1 == layers_.size();
@@ -31,11 +34,16 @@ SmallMlp::SmallMlp(std::vector<Layer> layers, int inputs) : layers_(std::move(la
 Eigen::VectorXf numbers_of(const nlohmann::json& list, const std::string& what, const Fail& fail) {
   if (!list.is_array()) fail(what + " must be a list of numbers");
   Eigen::VectorXf out(static_cast<Eigen::Index>(list.size()));
-  for (size_t i = 0; i < list.size(); ++i) {
-    if (!list[i].is_number()) fail(what + "[" + std::to_string(i) + "] is not a number");
-    out[static_cast<Eigen::Index>(i)] = list[i].get<float>();
-  }
+  for (size_t i = 0; i < list.size(); ++i) out[static_cast<Eigen::Index>(i)] = number_of(list[i], what + "[" + std::to_string(i) + "]", fail);
   return out;
+}
+
+float number_of(const nlohmann::json& v, const std::string& what, const Fail& fail) {
+  if (!v.is_number()) fail(what + " is not a number");
+  // A double beyond a float's range has no float value (converting it is undefined behaviour).
+  const double x = v.get<double>();
+  if (!(std::abs(x) <= std::numeric_limits<float>::max())) fail(what + " is " + excerpt_json(v) + ", beyond a 32-bit float");
+  return static_cast<float>(x);
 }
 
 std::vector<SmallMlp::Layer> layers_from_json(
@@ -43,6 +51,8 @@ std::vector<SmallMlp::Layer> layers_from_json(
     const std::function<Eigen::VectorXf(const nlohmann::json& row, const std::string& what)>& first_row) {
   if (!j.contains("layers") || !j["layers"].is_array() || j["layers"].empty())
     fail("needs a non-empty array \"layers\" of {\"weights\": [[...] per output], \"bias\": [...]}");
+  if (j["layers"].size() > SmallMlp::kMaxLayers)  // before reading them
+    fail("has " + std::to_string(j["layers"].size()) + " layers; a network has at most " + std::to_string(SmallMlp::kMaxLayers));
   std::vector<SmallMlp::Layer> layers;
   for (size_t i = 0; i < j["layers"].size(); ++i) {
     const auto& l = j["layers"][i];
@@ -78,11 +88,7 @@ nlohmann::json layers_to_json(const std::vector<SmallMlp::Layer>& layers) {
 }
 
 std::string read_text(const std::string& path, const std::string& what) {
-  std::ifstream in(path);
-  if (!in) throw std::invalid_argument("cannot read " + what + " '" + path + "'");
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
+  return InputFile(path, what).read_all(kMaxWeightFileBytes);
 }
 
 std::optional<Rules> rules_from_json(const nlohmann::json& j, const Fail& fail) {

@@ -5,9 +5,12 @@
 #include <map>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 #include "meeple/ai/expectimax.h"
 #include "meeple/checked.h"
+#include "meeple/input.h"
 #include "meeple/ai/mcts.h"
 
 namespace meeple {
@@ -65,23 +68,28 @@ namespace {
 // what is wrong with a bad value.
 using Setters = std::map<std::string, std::function<void(const std::string&)>>;
 
+// Every name is checked (known, given once: the last would win silently) before any value is set.
 void apply_params(const std::string& bot, const std::string& params, const Setters& setters) {
+  std::vector<std::pair<std::string, std::string>> items;
   std::stringstream in(params);
   for (std::string item; std::getline(in, item, ',');) {
     const auto eq = item.find('=');
     const std::string key = item.substr(0, eq);
-    const std::string value = eq == std::string::npos ? "" : item.substr(eq + 1);
-    const auto it = setters.find(key);
-    if (it == setters.end()) {
+    if (!setters.count(key)) {
       std::string keys;
       for (const auto& [k, _] : setters) keys += (keys.empty() ? "" : ", ") + k;
-      throw std::invalid_argument("unknown parameter '" + key + "' of bot " + bot + "; its parameters are " +
+      throw std::invalid_argument("unknown parameter '" + excerpt(key) + "' of bot " + bot + "; its parameters are " +
                                   (keys.empty() ? "none" : keys));
     }
+    for (const auto& [k, _] : items)
+      if (k == key) throw std::invalid_argument("bot " + bot + ": parameter " + key + " given twice");
+    items.emplace_back(key, eq == std::string::npos ? "" : item.substr(eq + 1));
+  }
+  for (const auto& [key, value] : items) {
     try {
-      it->second(value);
+      setters.at(key)(value);
     } catch (const std::invalid_argument& e) {
-      throw std::invalid_argument("bot " + bot + ": bad value '" + value + "' for " + key + ": " + e.what());
+      throw std::invalid_argument("bot " + bot + ": bad value '" + excerpt(value) + "' for " + key + ": " + e.what());
     }
   }
 }
@@ -175,7 +183,7 @@ std::unique_ptr<Player> make_player(const std::string& spec, uint64_t seed) {
     });
     return std::make_unique<ExpectimaxPlayer>(o);
   }
-  throw std::invalid_argument("unknown bot '" + spec + "'; " + bot_spec_help());
+  throw std::invalid_argument("unknown bot '" + excerpt(spec) + "'; " + bot_spec_help());
 }
 
 }  // namespace meeple

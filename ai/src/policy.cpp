@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "meeple/ai/evaluator.h"
+#include "meeple/input.h"
 #include "meeple/tiles.h"
 #include "weight_files.h"
 
@@ -186,16 +187,16 @@ void OnePlyPolicy::priors(const State& state, const ActionList& actions, std::sp
 }
 
 void PolicyNet::check_rules(const Rules& rules) const {
-  if (const std::string why = rules_mismatch("policy '" + name_ + "'", trained_on_, rules); !why.empty())
+  if (const std::string why = rules_mismatch("policy '" + excerpt(name_) + "'", trained_on_, rules); !why.empty())
     throw std::invalid_argument(why + "; train a policy for these rules (python -m meeple train-policy)");
 }
 
 PolicyNet PolicyNet::from_json(std::string_view text, const std::string& source) {
-  const Fail fail = [&](const std::string& what) { throw std::invalid_argument(source + ": " + what); };
+  const Fail fail = [&](const std::string& what) { throw std::invalid_argument(excerpt(source) + ": " + what); };
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
+    j = parse_json(text);
+  } catch (const std::invalid_argument& e) {
     fail(std::string("not JSON: ") + e.what());
   }
   if (!j.is_object() || j.value("format", nlohmann::json()) != "meeple-policy/1")
@@ -246,7 +247,7 @@ std::shared_ptr<const Policy> make_policy(const std::string& spec) {
   static const auto trained = std::make_shared<const TrainedPolicy>();  // parsed once
   if (spec == "trained") return trained;
   if (spec.ends_with(".json")) return load_policy(spec);
-  throw std::invalid_argument("unknown policy '" + spec + "'; policies are trained (the shipped networks) or a weight file FILE.json");
+  throw std::invalid_argument("unknown policy '" + excerpt(spec) + "'; policies are trained (the shipped networks) or a weight file FILE.json");
 }
 
 }  // namespace meeple

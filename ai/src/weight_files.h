@@ -17,6 +17,9 @@ namespace meeple {
 // Throws through `fail` (which names the file) saying what is wrong.
 using Fail = std::function<void(const std::string& what)>;
 
+// A JSON number as a float (finite, within a float's range); `what` names it in errors.
+float number_of(const nlohmann::json& v, const std::string& what, const Fail& fail);
+
 // A JSON list of numbers; `what` names it in errors.
 Eigen::VectorXf numbers_of(const nlohmann::json& list, const std::string& what, const Fail& fail);
 
@@ -28,7 +31,8 @@ std::vector<SmallMlp::Layer> layers_from_json(
 
 nlohmann::json layers_to_json(const std::vector<SmallMlp::Layer>& layers);
 
-// The text of a file; std::invalid_argument "cannot read `what` 'path'" if it cannot be read.
+// The text of a regular file of at most kMaxWeightFileBytes (meeple/input.h); std::invalid_argument
+// "cannot read `what` 'path': why" otherwise.
 std::string read_text(const std::string& path, const std::string& what);
 
 // j["rules"] parsed, or none when absent.

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "meeple/checked.h"
+#include "meeple/input.h"
 
 namespace meeple {
 
@@ -24,7 +25,7 @@ void expect(bool ok, const std::string& field, const std::string& what) {
 // whatever the size of V (JSON numbers are 64-bit here; the engine's types are narrower).
 template <typename T>
 T integer_of(const json& v, const std::string& field, T lo, T hi) {
-  if (!v.is_number_integer()) throw std::invalid_argument(field + " must be an integer, got " + v.dump());
+  if (!v.is_number_integer()) throw std::invalid_argument(field + " must be an integer, got " + excerpt_json(v));
   return v.is_number_unsigned() ? checked_field<T>(v.get<uint64_t>(), field, lo, hi) : checked_field<T>(v.get<int64_t>(), field, lo, hi);
 }
 
@@ -86,7 +87,7 @@ int segment_at(const PlacedTile& pt, const std::string& at) {
   }
   if (at == "NE" || at == "SE" || at == "SW" || at == "NW")
     throw std::invalid_argument("corner " + at + " is a barn location; barns need the abbey_mayor expansion");
-  throw std::invalid_argument("unknown location '" + at + "'; expected N E S W, NL NR EL ER SL SR WL WR, C, I1, I2");
+  throw std::invalid_argument("unknown location '" + excerpt(at) + "'; expected N E S W, NL NR EL ER SL SR WL WR, C, I1, I2");
 }
 
 // Structure of one action object: one known key, plus an optional integer "p".
@@ -101,7 +102,7 @@ void check_action_shape(const json& a, size_t i) {
     } else if (kinds.count(it.key())) {
       ++named;
     } else {
-      bad(field, "unknown key '" + it.key() + "'; an action is one of draw, place, abbey, deploy, count_deploy, redeploy, wagon");
+      bad(field, "unknown key '" + excerpt(it.key()) + "'; an action is one of draw, place, abbey, deploy, count_deploy, redeploy, wagon");
     }
   }
   expect(named == 1, field, "must name exactly one action");
@@ -116,7 +117,7 @@ void check_action_shape(const json& a, size_t i) {
     expect(d.is_object(), field + ".count_deploy", "must be an object or null");
     for (auto it = d.begin(); it != d.end(); ++it)
       expect(it.key() == "figure" || it.key() == "quarter" || it.key() == "count_to", field + ".count_deploy",
-             "unknown key '" + it.key() + "'");
+             "unknown key '" + excerpt(it.key()) + "'");
     expect(d.contains("figure") && d["figure"].is_string(), field + ".count_deploy.figure", "must be a string");
     expect(d.contains("quarter") && d["quarter"].is_string(), field + ".count_deploy.quarter", "must be a quarter name");
     if (d.contains("count_to"))
@@ -126,7 +127,7 @@ void check_action_shape(const json& a, size_t i) {
     const json& d = a["redeploy"];
     expect(d.is_object(), field + ".redeploy", "must be an object or null");
     for (auto it = d.begin(); it != d.end(); ++it)
-      expect(it.key() == "figure" || it.key() == "from" || it.key() == "to", field + ".redeploy", "unknown key '" + it.key() + "'");
+      expect(it.key() == "figure" || it.key() == "from" || it.key() == "to", field + ".redeploy", "unknown key '" + excerpt(it.key()) + "'");
     expect(d.contains("from") && d["from"].is_string(), field + ".redeploy.from", "must be a quarter name");
     if (d.contains("figure")) expect(d["figure"].is_string(), field + ".redeploy.figure", "must be a string");
     const json& to = d.contains("to") ? d["to"] : json();
@@ -145,7 +146,7 @@ void check_action_shape(const json& a, size_t i) {
     if (!d.is_null()) {
       expect(d.is_object(), field + ".deploy", "must be an object or null");
       for (auto it = d.begin(); it != d.end(); ++it)
-        expect(it.key() == "figure" || it.key() == "at", field + ".deploy", "unknown key '" + it.key() + "'");
+        expect(it.key() == "figure" || it.key() == "at", field + ".deploy", "unknown key '" + excerpt(it.key()) + "'");
       expect(d.contains("figure") && d["figure"].is_string(), field + ".deploy.figure", "must be a string");
       expect(d.contains("at") && d["at"].is_string(), field + ".deploy.at", "must be a location string");
     }
@@ -158,7 +159,7 @@ Figure parse_figure(const State& state, const std::string& figure) {
   if (figure == "mayor") f = Figure::kMayor;
   else if (figure == "wagon") f = Figure::kWagon;
   else if (figure == "barn") f = Figure::kBarn;
-  else throw std::invalid_argument("unknown figure '" + figure + "'; figures are follower, mayor, wagon, barn");
+  else throw std::invalid_argument("unknown figure '" + excerpt(figure) + "'; figures are follower, mayor, wagon, barn");
   if (!state.rules().has(kAbbeyMayor)) throw std::invalid_argument("figure '" + figure + "' needs the abbey_mayor expansion");
   return f;
 }
@@ -173,7 +174,7 @@ int feature_at(const State& state, const json& where) {
 
 int quarter_of(const json& name) {
   const int q = parse_quarter(name.get<std::string>());
-  if (q < 0) throw std::invalid_argument("unknown quarter '" + name.get<std::string>() + "'; quarters are castle, market, blacksmith, cathedral");
+  if (q < 0) throw std::invalid_argument("unknown quarter '" + excerpt(name.get<std::string>()) + "'; quarters are castle, market, blacksmith, cathedral");
   return q;
 }
 
@@ -187,7 +188,7 @@ Action action_from_json(const State& state, const json& j) {
   const Phase phase = state.phase();
   if (j.contains("draw")) {
     const int tile = cat().find(j["draw"].get<std::string>());
-    if (tile < 0) throw std::invalid_argument("unknown tile id '" + j["draw"].get<std::string>() + "'");
+    if (tile < 0) throw std::invalid_argument("unknown tile id '" + excerpt(j["draw"].get<std::string>()) + "'");
     if (phase == Phase::kTurnStart) return Action::pass();  // the choice to draw; the draw follows
     if (phase != Phase::kDraw) throw std::invalid_argument(std::string("expected a ") + to_string(phase) + " action, not a draw");
     return Action::draw(tile);
@@ -197,7 +198,7 @@ Action action_from_json(const State& state, const json& j) {
     const json& p = j["place"];
     const int x = coordinate(p[0], "x"), y = coordinate(p[1], "y");
     if (p[2] != 0 && p[2] != 90 && p[2] != 180 && p[2] != 270)
-      throw std::invalid_argument("rotation must be 0, 90, 180 or 270, got " + p[2].dump());
+      throw std::invalid_argument("rotation must be 0, 90, 180 or 270, got " + excerpt_json(p[2]));
     return Action::place(x, y, p[2].get<int>() / 90);
   }
   if (j.contains("deploy")) {
@@ -208,7 +209,7 @@ Action action_from_json(const State& state, const json& j) {
     const std::string at = d["at"].get<std::string>();
     if (f == Figure::kBarn) {
       const int corner = parse_corner(at);
-      if (corner < 0) throw std::invalid_argument("a barn stands on a corner: NE, SE, SW or NW, not '" + at + "'");
+      if (corner < 0) throw std::invalid_argument("a barn stands on a corner: NE, SE, SW or NW, not '" + excerpt(at) + "'");
       return Action::deploy(f, corner);
     }
     return Action::deploy(f, segment_at(state.tile(state.last_tile()), at));
@@ -321,17 +322,14 @@ void append_action_json(const State& before, Action a, std::string& out) {
 json action_to_json(const State& before, Action a) {
   std::string text;
   append_action_json(before, a, text);
-  return text.empty() ? json() : json::parse(text);
+  return text.empty() ? json() : json::parse(text);  // text written above, not input: no limits needed
 }
 
 GameRecord parse_record(std::string_view text) {
-  // nlohmann reads a NUL byte as the end of the input, which would drop what follows it unread.
-  if (const size_t nul = text.find('\0'); nul != std::string_view::npos)
-    throw RecordError(-1, "not valid JSON: a NUL byte at offset " + std::to_string(nul) + " (a record is text)");
   json j;
   try {
-    j = json::parse(text);
-  } catch (const json::exception& e) {  // bad syntax or UTF-8, a number beyond a double
+    j = parse_json(text);
+  } catch (const std::invalid_argument& e) {  // bad syntax or UTF-8, a NUL byte, too deep, a key twice
     throw RecordError(-1, std::string("not valid JSON: ") + e.what());
   }
   return record_from_json(j);
@@ -341,7 +339,7 @@ GameRecord record_from_json(const json& j) {
   expect(j.is_object(), "record", std::string("must be a JSON object, got ") + type_name(j));
   static const std::set<std::string> keys = {"format", "rules", "players", "names", "seed", "actions", "result"};
   for (auto it = j.begin(); it != j.end(); ++it)
-    if (!keys.count(it.key())) bad(it.key(), "unknown key; a record has format, rules, players, names, seed, actions, result");
+    if (!keys.count(it.key())) bad(excerpt(it.key()), "unknown key; a record has format, rules, players, names, seed, actions, result");
   expect(j.contains("format") && j["format"] == kRecordFormat, "format", std::string("must be \"") + kRecordFormat + "\"");
   expect(j.contains("rules") && j["rules"].is_object(), "rules", "must be an object");
   expect(j.contains("players"), "players", "is missing");
@@ -367,7 +365,7 @@ GameRecord record_from_json(const json& j) {
     } else if (k == "options") {
       expect(v.is_object(), "rules.options", "must be an object");
       for (auto o = v.begin(); o != v.end(); ++o) {
-        const std::string field = "rules.options." + o.key();
+        const std::string field = "rules.options." + excerpt(o.key());
         try {
           if (o.value().is_string()) {
             r.rules.set_option(o.key(), o.value().get<std::string>());
@@ -390,11 +388,11 @@ GameRecord record_from_json(const json& j) {
       r.deck.assign(cat().size(), 0);
       for (auto d = v.begin(); d != v.end(); ++d) {
         const int tile = cat().find(d.key());
-        if (tile < 0) bad("rules.deck." + d.key(), "unknown tile id");
-        r.deck[tile] = record_integer<uint8_t>(d.value(), "rules.deck." + d.key(), 0, 255);
+        if (tile < 0) bad("rules.deck." + excerpt(d.key()), "unknown tile id");
+        r.deck[tile] = record_integer<uint8_t>(d.value(), "rules.deck." + d.key(), 0, 255);  // a known tile id: short
       }
     } else {
-      bad("rules." + k, "unknown key; rules have expansions, options, deck");
+      bad("rules." + excerpt(k), "unknown key; rules have expansions, options, deck");
     }
   }
   if (j.contains("names")) {
@@ -411,7 +409,7 @@ GameRecord record_from_json(const json& j) {
     const json& res = j["result"];
     expect(res.is_object(), "result", "must be an object");
     for (auto it = res.begin(); it != res.end(); ++it)
-      if (it.key() != "scores") bad("result." + it.key(), "unknown key; result has scores");
+      if (it.key() != "scores") bad("result." + excerpt(it.key()), "unknown key; result has scores");
     expect(res.contains("scores") && res["scores"].is_array(), "result.scores", "must be an array of integers");
     std::vector<int> scores;
     for (const json& s : res["scores"]) {
@@ -478,7 +476,7 @@ State replay(const GameRecord& record, bool check_result) {
   for (size_t i = 0; i < record.actions.size(); ++i) {
     const json& a = record.actions[i];
     const int index = static_cast<int>(i);
-    auto fail = [&](const std::string& why) { throw RecordError(index, "action " + std::to_string(i) + " " + a.dump() + ": " + why); };
+    auto fail = [&](const std::string& why) { throw RecordError(index, "action " + std::to_string(i) + " " + excerpt_json(a) + ": " + why); };
     if (state.is_terminal()) fail("the game is already over");
     Action action;
     try {

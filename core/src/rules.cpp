@@ -1,9 +1,11 @@
 #include "meeple/rules.h"
 
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
 #include "meeple/checked.h"
+#include "meeple/input.h"
 
 namespace meeple {
 
@@ -77,7 +79,7 @@ std::array<uint8_t, kNumOptions> Rules::default_options() {
 
 void Rules::set_option(std::string_view name, std::string_view value) {
   const int i = option_index(name);
-  if (i < 0) throw std::invalid_argument("unknown option '" + std::string(name) + "'; options are: " + option_names());
+  if (i < 0) throw std::invalid_argument("unknown option '" + excerpt(name) + "'; options are: " + option_names());
   const OptionSpec& spec = option_specs()[i];
   if (spec.is_set) {
     set_option(name, split_list(value, '+'));
@@ -89,13 +91,13 @@ void Rules::set_option(std::string_view name, std::string_view value) {
       return;
     }
   }
-  throw std::invalid_argument("option " + std::string(name) + " has no value '" + std::string(value) +
+  throw std::invalid_argument("option " + std::string(name) + " has no value '" + excerpt(value) +
                               "'; valid values: " + join(spec.values, ", "));
 }
 
 void Rules::set_option(std::string_view name, const std::vector<std::string>& set_values) {
   const int i = option_index(name);
-  if (i < 0) throw std::invalid_argument("unknown option '" + std::string(name) + "'; options are: " + option_names());
+  if (i < 0) throw std::invalid_argument("unknown option '" + excerpt(name) + "'; options are: " + option_names());
   const OptionSpec& spec = option_specs()[i];
   if (!spec.is_set) {
     if (set_values.size() != 1) throw std::invalid_argument("option " + std::string(name) + " takes one value");
@@ -107,8 +109,9 @@ void Rules::set_option(std::string_view name, const std::vector<std::string>& se
     size_t k = 0;
     while (k < spec.values.size() && v != spec.values[k]) ++k;
     if (k == spec.values.size())
-      throw std::invalid_argument("option " + std::string(name) + " has no value '" + v +
+      throw std::invalid_argument("option " + std::string(name) + " has no value '" + excerpt(v) +
                                   "'; valid values: " + join(spec.values, ", "));
+    if (mask & (1 << k)) throw std::invalid_argument("option " + std::string(name) + ": '" + v + "' given twice");
     mask = static_cast<uint8_t>(mask | (1 << k));
   }
   if (!mask) throw std::invalid_argument("option " + std::string(name) + " needs at least one of: " + join(spec.values, ", "));
@@ -118,11 +121,13 @@ void Rules::set_option(std::string_view name, const std::vector<std::string>& se
 void Rules::add_expansion(std::string_view name) {
   for (int i = 0; i < kNumExpansions; ++i) {
     if (name == kExpansionNames[i]) {
+      // A name listed twice is a slip (a list built wrong), not a second copy of the expansion.
+      if (expansions & (1 << i)) throw std::invalid_argument("expansion '" + std::string(name) + "' given twice");
       expansions |= static_cast<Expansion>(1 << i);
       return;
     }
   }
-  throw std::invalid_argument("unknown expansion '" + std::string(name) +
+  throw std::invalid_argument("unknown expansion '" + excerpt(name) +
                               "'; expansions are: river2, count, king_robber, cult_places, abbey_mayor");
 }
 
@@ -149,18 +154,25 @@ std::string Rules::option_value(Option o) const {
 }
 
 Rules Rules::parse(std::string_view text) {
-  Rules rules;
+  // Every name is checked (NAME=VALUE, given once: the last would win silently) before any value is read.
+  std::vector<std::pair<std::string, std::string>> given;
+  std::set<std::string> names;
   std::istringstream in{std::string(text)};
   for (std::string word; in >> word;) {
     const auto eq = word.find('=');
     if (eq == std::string::npos)
-      throw std::invalid_argument("rules: expected NAME=VALUE, got '" + word + "'");
-    const std::string name = word.substr(0, eq), value = word.substr(eq + 1);
+      throw std::invalid_argument("rules: expected NAME=VALUE, got '" + excerpt(word) + "'");
+    const std::string name = word.substr(0, eq);
+    if (!names.insert(name).second) throw std::invalid_argument("rules: " + excerpt(name) + " given twice");
+    given.emplace_back(name, word.substr(eq + 1));
+  }
+  Rules rules;
+  for (const auto& [name, value] : given) {
     if (name == "players") {
       try {
         rules.players = parse_number<uint8_t>(value, 2, 6);
       } catch (const std::invalid_argument& e) {
-        throw std::invalid_argument("rules: players " + std::string(e.what()) + ", got '" + value + "'");
+        throw std::invalid_argument("rules: players " + std::string(e.what()) + ", got '" + excerpt(value) + "'");
       }
     } else if (name == "expansions") {
       for (const std::string& e : split_list(value, ',')) rules.add_expansion(e);

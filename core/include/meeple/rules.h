@@ -65,16 +65,19 @@ struct Rules {
   CountFinalQuarters count_final_quarters() const { return static_cast<CountFinalQuarters>(option(Option::kCountFinalQuarters)); }
   ShrineHouseRule shrine_house_rule() const { return static_cast<ShrineHouseRule>(option(Option::kShrineHouseRule)); }
 
-  // Sets an option by name and value as in records; throws std::invalid_argument saying what is valid.
+  // Sets an option by name and value as in records; throws std::invalid_argument saying what is valid
+  // (a member of a set given twice included).
   void set_option(std::string_view name, std::string_view value);
   void set_option(std::string_view name, const std::vector<std::string>& set_values);
-  // Enables an expansion by record name; throws std::invalid_argument for unknown ones.
+  // Enables an expansion by record name; throws std::invalid_argument for unknown ones and for one
+  // already enabled (a list that names it twice).
   void add_expansion(std::string_view name);
   // Throws std::invalid_argument if the combination is not playable (player count, options of absent
   // expansions are allowed and ignored).
   void validate() const;
 
-  // "players=3 expansions=river2,king_robber small_city=two_points shrine_sets=ckr+csc"
+  // "players=3 expansions=river2,king_robber small_city=two_points shrine_sets=ckr+csc"; a name given
+  // twice is an error.
   static Rules parse(std::string_view text);
   std::string to_string() const;
   std::string option_value(Option o) const;  // "two_points", "ckr+csc"

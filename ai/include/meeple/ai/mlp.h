@@ -3,6 +3,7 @@
 // touches the heap).
 #pragma once
 
+#include <cstddef>
 #include <vector>
 
 #include <Eigen/Core>
@@ -12,12 +13,15 @@ namespace meeple {
 class SmallMlp {
  public:
   static constexpr int kMaxWidth = 64;  // widest layer, inputs included
+  // Each layer holds kMaxWidth^2 floats (16 KB) however narrow: a weight file of a million tiny layers
+  // would take gigabytes.
+  static constexpr size_t kMaxLayers = 16;
   struct Layer {
     Eigen::MatrixXf weights;  // outputs x inputs
     Eigen::VectorXf bias;
   };
-  // Throws std::invalid_argument saying which layer is wrong unless the layers chain from `inputs` inputs
-  // through hidden widths of 1 to kMaxWidth to one output, with finite weights.
+  // Throws std::invalid_argument saying which layer is wrong unless 1 to kMaxLayers layers chain from
+  // `inputs` inputs through hidden widths of 1 to kMaxWidth to one output, with finite weights.
   SmallMlp(std::vector<Layer> layers, int inputs);
   const std::vector<Layer>& layers() const { return layers_; }
 
