@@ -4,20 +4,24 @@ against a bot, with its win rate against greedy and heuristic measured along the
     .venv/bin/pip install ".[train]"          # jax[cpu], flax, optax
     .venv/bin/python experiments/ppo.py --out runs/ppo --minutes 60 --envs 64 --opponent greedy
 
-Network (flax linen, input = the encoding of docs/environments.md seen from the learner's seat). The planes
-(uint8 [planes, 32, 32], log1p-scaled) go through a 1x1 convolution to --channels channels, to which an
-embedding of the flat vector (signed log1p) is added at every cell, then --layers residual 3x3 convolutions.
-The policy head is aligned with the action ids: a 1x1 convolution gives 4 channels per cell, read so that
-channel r at cell c (= row * 32 + column) is the logit of id 1 + 4 * c + r (a placement turned r quarter
-turns), another gives 1 channel per cell for the abbey's ids; pass, deploys, the Count, redeploys and wagons
-come from a dense layer over pooled features (mean and max over the board, the features at the tile just
-placed, where deploys go, and the flat embedding), which also gives the value. Illegal ids get a logit of
--1e9 before the softmax: their probability is exactly 0 in float32, so they are never sampled.
+Network (flax linen; input: the encoding of docs/environments.md seen from the learner's seat). A
+convolution over the planes evaluated only at the cells that actions name: every cell with a legal placement
+or abbey id in the mask, and the tile just placed, where deploys go (10 to 50 of the window's 1,024 cells;
+the other cells' outputs would all be masked away, and on CPU the gradient of a full 32 x 32 convolution
+costs about ten times more). At each such cell: a 5 x 5 convolution of the planes (log1p-scaled) plus an
+embedding of the flat vector (signed log1p, with each plane's mean over the window), --layers residual 1x1
+convolutions, then 1x1 convolutions to 4 placement logits and 1 abbey logit, written where the ids put
+them: channel r at cell c (= row * 32 + column) is the logit of id 1 + 4 * c + r, the abbey's of its id
+at c. Pass, deploys, the Count, redeploys and wagons come from a dense layer over pooled features (mean and
+max over those cells, the features at the tile just placed, the flat embedding), as does the value. Illegal
+ids get a logit of -1e9 before the softmax: their probability is exactly 0 in float32, never sampled.
 
 Reward. The environment pays the learner's share of the win at the end of a game. Against greedy an untrained
-policy loses every game, which says nothing about which losses were closer, so the learner also gets the
-change of its score margin (own points minus the opponent's, read from the flat vector, / --margin-scale) at
-every step: a potential-based term that sums to the final margin over a game. --margin-scale 0 turns it off.
+policy loses every game, which says nothing about which losses were closer, so the learner also gets, at
+every step, the change of its margin if the game ended now (State.final_scores_if_ended_now(): own points
+minus the best other seat's, open features, cloisters and fields scored as at the end; / --margin-scale):
+a potential-based term that sums to the final margin over a game and credits a good placement or deploy at
+once, rather than when its feature completes. --margin-scale 0 turns it off.
 
 PPO: rollouts of --rollout steps in each of --envs games, GAE (--gamma, --lam), clipped surrogate (--clip),
 value loss, entropy bonus, --epochs passes of --minibatches minibatches, Adam with global-norm clipping; the
@@ -34,8 +38,9 @@ Budget and resuming: --minutes and --steps are totals for OUT (the first reached
 (OUT/checkpoint.npz: parameters, Adam state, RNG, counters, settings, the CSV rows so far) is written through a
 temporary file and renamed, every --checkpoint-minutes, at every evaluation and at the end; rerunning with the
 same --out resumes from it (with the network settings it was started with: a different --channels, --layers or
---hidden is an error). Ctrl-C stops after the current step, saves and exits cleanly (a second Ctrl-C aborts).
-OUT/weights.npz holds the parameters alone, one array per layer ("trunk/Conv_0/kernel", ...).
+--hidden is an error). Ctrl-C stops at the next env step (dropping the rollout in progress; an update in progress
+finishes), saves and exits cleanly; a second Ctrl-C aborts. OUT/weights.npz holds the parameters alone, one
+array per layer ("conv/kernel", "place/kernel", ...).
 """
 from __future__ import annotations
 
@@ -45,13 +50,16 @@ import csv
 import functools
 import io
 import json
-import math
 import os
 import signal
 import sys
 import time
 
+import flax.linen as nn
+import jax
+import jax.numpy as jnp
 import numpy as np
+import optax
 
 import meeple
 from meeple.vector import VectorEnv
@@ -93,7 +101,7 @@ def parse_args(argv=None):
     p.add_argument("--ent-coef", type=float, default=0.01, help="entropy bonus weight (default 0.01)")
     p.add_argument("--max-grad-norm", type=float, default=0.5, help="global gradient norm clip (default 0.5)")
     p.add_argument("--margin-scale", type=float, default=50.0,
-                   help="shaping: reward += change of the score margin / this at every step; 0: off (default 50)")
+                   help="shaping: reward += change of the margin if the game ended now / this at every step; 0: off (default 50)")
     p.add_argument("--channels", type=int, default=64, help="channels of the convolution (default 64)")
     p.add_argument("--layers", type=int, default=1, help="residual 1x1 convolutions after it (default 1)")
     p.add_argument("--hidden", type=int, default=128, help="width of the flat embedding and dense head (default 128)")
@@ -131,11 +139,6 @@ def parse_args(argv=None):
 
 
 # ----------------------------------------------------------------------------------------------- network
-
-import jax  # noqa: E402  (after the argument parser: --help works without loading XLA)
-import jax.numpy as jnp  # noqa: E402
-import flax.linen as nn  # noqa: E402
-import optax  # noqa: E402
 
 PATCH = 5  # the convolution's kernel: the cell and two cells around it each way
 
@@ -404,11 +407,23 @@ class Trainer:
         self.scores = slice(scores, scores + args.players)
         self.restart = np.zeros(args.envs, bool)  # the next step only starts a new game there (its action ignored)
         self.finished = []  # (env reward, final margin) of games ended since the last evaluation
+        self.phi = None  # the shaping potential of the current observations
 
     def margin(self, flat):
         """Own points minus the best other seat's, from the learner's flat vectors [N, F]."""
         s = flat[:, self.scores]
         return s[:, 0] - s[:, 1:].max(axis=1)
+
+    def potential(self, flat, ended):
+        """The shaping potential: the learner's margin if the games ended now (open features, fields and
+        cloisters scored as at the end), what greedy maximizes; the final margin where a game has ended."""
+        margin = self.margin(flat)
+        for i in np.flatnonzero(~ended):
+            state = self.env.state(i)
+            scores = state.final_scores_if_ended_now()
+            me = state.current_player  # the learner: a game waits at its decisions
+            margin[i] = scores[me] - max(v for seat, v in enumerate(scores) if seat != me)
+        return margin
 
     def rollout(self, stop):
         """One rollout as a dict of arrays [T * N, ...]; None if `stop()` became true meanwhile."""
@@ -420,6 +435,8 @@ class Trainer:
                "logp": np.zeros(shape, np.float32), "values": np.zeros(shape, np.float32),
                "rewards": np.zeros(shape, np.float32), "dones": np.zeros(shape, np.float32),
                "valid": np.zeros(shape, np.float32)}
+        if a.margin_scale > 0 and self.phi is None:
+            self.phi = self.potential(self.obs["flat"], self.restart)
         for t in range(a.rollout):
             if stop():
                 return None
@@ -429,12 +446,13 @@ class Trainer:
             buf["planes"][t], buf["flat"][t], buf["mask"][t] = obs["observation"], obs["flat"], obs["action_mask"]
             buf["actions"][t], buf["logp"][t], buf["values"][t] = ids, logp, value
             buf["valid"][t] = ~self.restart
-            before = self.margin(obs["flat"])
             self.obs, reward, terminated, truncated, _ = self.env.step(ids)
             ended = terminated | truncated
             shaped = reward.astype(np.float32)
             if a.margin_scale > 0:
-                shaped += np.where(self.restart, 0.0, (self.margin(self.obs["flat"]) - before) / a.margin_scale)
+                phi = self.potential(self.obs["flat"], ended)
+                shaped += (phi - self.phi) / a.margin_scale
+                self.phi = phi
             buf["rewards"][t] = np.where(self.restart, 0.0, shaped)
             buf["dones"][t] = ended | self.restart
             final = self.margin(self.obs["flat"])
@@ -638,6 +656,7 @@ def main(argv=None):
                   f"greedy {100 * row['win_greedy']:5.1f}% [{100 * row['low_greedy']:.1f}, {100 * row['high_greedy']:.1f}]  "
                   f"heuristic {100 * row['win_heuristic']:5.1f}% [{100 * row['low_heuristic']:.1f}, {100 * row['high_heuristic']:.1f}]  "
                   f"margin {row['mean_margin']}")
+        sys.stdout.flush()  # a log file sees each evaluation as it comes
         plot(rows, os.path.join(args.out, "progress.png"), args.opponent)
 
     def checkpoint_now():
