@@ -450,16 +450,7 @@ def test_loading_a_serialized_state_runs_nothing(capfd):
 
 
 def test_gymnasium_opponents_may_be_players_and_a_bad_choice_names_the_bot():
-    class FirstLegal(meeple.Player):
-        def __init__(self):
-            super().__init__()
-            self.seen = 0
-
-        def choose(self, state):
-            return state.legal_actions()[0]
-
-        def observe(self, action):
-            self.seen += 1
+    from test_players import FirstLegal  # the Python bot the player tests use
 
     me = FirstLegal()
     env = CarcassonneEnv(opponents=[me, meeple.make_player("greedy", 1), me], seat=None)
