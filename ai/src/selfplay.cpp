@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <mutex>
 
+#include "meeple/ai/encoding.h"
 #include "meeple/ai/features.h"
 #include "meeple/ai/mcts.h"
 #include "meeple/ai/policy.h"
@@ -66,7 +67,8 @@ SelfPlayData generate_selfplay(const Rules& rules, const std::vector<GameSpec>& 
 }
 
 PolicyData generate_policy_data(const Rules& rules, const std::vector<GameSpec>& games, int jobs,
-                                const std::atomic<bool>* stop, const std::function<void(int)>& on_finished) {
+                                const std::atomic<bool>* stop, const std::function<void(int)>& on_finished,
+                                bool observations) {
   check_games(rules, games);
   std::vector<std::string> checked;  // each spec built once: a bot may load a weight file
   for (const GameSpec& g : games)
@@ -81,23 +83,41 @@ PolicyData generate_policy_data(const Rules& rules, const std::vector<GameSpec>&
   struct Game {
     bool finished = false;
     std::vector<int8_t> to_move;
-    std::vector<int32_t> counts;  // actions per decision
-    std::vector<float> features, action_features;
-    std::vector<int32_t> visits;
+    std::vector<int16_t> in_hand;
+    std::vector<int32_t> counts;   // actions per decision
+    std::vector<int64_t> entries;  // nonzero plane bytes per decision
+    std::vector<float> features, action_features, flat;
+    std::vector<int32_t> action_id, visits, plane_index;
+    std::vector<uint8_t> plane_value;
     std::vector<int16_t> final_scores;
   };
   std::vector<Game> played(games.size());
+  const Encoding encoding(rules.players);
   std::mutex mutex;
   int finished = 0;
   for_each_game(games.size(), jobs, stop, [&](size_t g) {
     Game& game = played[g];
+    std::vector<uint8_t> planes(observations ? static_cast<size_t>(encoding.plane_size()) : 0);
     const State final_state = play_game(rules, games[g], nullptr, stop, [&](const State& s, const Player& chooser) {
       ActionList actions;
       s.legal_actions(actions);
       if (actions.size < 2) return;
       const auto& root = static_cast<const MctsPlayer&>(chooser).last_root();
       game.to_move.push_back(static_cast<int8_t>(s.current_player()));
+      game.in_hand.push_back(static_cast<int16_t>(s.drawn_tile()));
       game.counts.push_back(actions.size);
+      if (observations) {
+        const size_t at = game.flat.size();
+        game.flat.resize(at + static_cast<size_t>(encoding.flat_size()));
+        encoding.observe(s, s.current_player(), planes.data(), game.flat.data() + at);
+        const size_t before = game.plane_value.size();
+        for (size_t i = 0; i < planes.size(); ++i)
+          if (planes[i] != 0) {
+            game.plane_index.push_back(static_cast<int32_t>(i));
+            game.plane_value.push_back(planes[i]);
+          }
+        game.entries.push_back(static_cast<int64_t>(game.plane_value.size() - before));
+      }
       size_t at = game.features.size();
       game.features.resize(at + static_cast<size_t>(s.num_players()) * kNumFeatures);
       extract_features(s, std::span<float>(game.features).subspan(at));
@@ -107,6 +127,7 @@ PolicyData generate_policy_data(const Rules& rules, const std::vector<GameSpec>&
       for (const Action a : actions) {
         const auto it = std::find_if(root.begin(), root.end(), [&](const MctsPlayer::RootChild& c) { return c.action == a; });
         game.visits.push_back(it == root.end() ? 0 : it->visits);
+        game.action_id.push_back(Encoding::id_of(s, a));
       }
     });
     if (!final_state.is_terminal()) return;
@@ -118,6 +139,7 @@ PolicyData generate_policy_data(const Rules& rules, const std::vector<GameSpec>&
   PolicyData data;
   data.players = rules.players;
   data.first_action.push_back(0);
+  if (observations) data.first_entry.push_back(0);
   auto append = [](auto& to, const auto& from) { to.insert(to.end(), from.begin(), from.end()); };
   for (size_t g = 0; g < played.size(); ++g) {
     const Game& game = played[g];
@@ -126,9 +148,15 @@ PolicyData generate_policy_data(const Rules& rules, const std::vector<GameSpec>&
       data.game.push_back(static_cast<int32_t>(g));
       data.first_action.push_back(data.first_action.back() + count);
     }
+    for (const int64_t entries : game.entries) data.first_entry.push_back(data.first_entry.back() + entries);
     append(data.to_move, game.to_move);
+    append(data.in_hand, game.in_hand);
     append(data.features, game.features);
+    append(data.flat, game.flat);
+    append(data.plane_index, game.plane_index);
+    append(data.plane_value, game.plane_value);
     append(data.action_features, game.action_features);
+    append(data.action_id, game.action_id);
     append(data.visits, game.visits);
     append(data.final_scores, game.final_scores);
     data.finished.push_back(static_cast<int32_t>(g));

@@ -12,6 +12,7 @@
 #include <pybind11/stl.h>
 
 #include "bindings.h"
+#include "meeple/ai/encoding.h"
 #include "meeple/ai/evaluator.h"
 #include "meeple/ai/match.h"
 #include "meeple/ai/mcts.h"
@@ -227,13 +228,14 @@ Subclass it in Python (define choose, optionally observe) to play in the same ga
         return out;
       }, "[(weights [outputs, inputs], bias [outputs])] per layer, inputs of the first in ACTION_FEATURE_NAMES order.");
 
-  m.def("generate_policy_data", [](const Rules& rules, const GameList& games, int jobs, const py::object& on_finished) {
+  m.def("generate_policy_data", [](const Rules& rules, const GameList& games, int jobs, const py::object& on_finished,
+                                   bool observations) {
     const std::vector<GameSpec> specs = game_specs(games);
     PolicyData data;
     const auto interrupt = run_watching_signals([&](const std::atomic<bool>& stop, const InPython& in_python) {
       data = generate_policy_data(rules, specs, jobs, &stop, [&](int finished) {
         if (!on_finished.is_none()) in_python([&] { on_finished(finished); });
-      });
+      }, observations);
     });
     const auto n = static_cast<py::ssize_t>(data.decisions()), a = static_cast<py::ssize_t>(data.actions());
     const auto g = static_cast<py::ssize_t>(data.finished.size());
@@ -245,18 +247,32 @@ Subclass it in Python (define choose, optionally observe) to play in the same ga
     out["features"] = py::array_t<float>({n, p, f}, data.features.data());
     out["action_features"] = py::array_t<float>({a, k}, data.action_features.data());
     out["visits"] = py::array_t<int32_t>({a}, data.visits.data());
+    out["action_id"] = py::array_t<int32_t>({a}, data.action_id.data());
+    out["in_hand"] = py::array_t<int16_t>({n}, data.in_hand.data());
+    if (observations) {
+      const auto entries = static_cast<py::ssize_t>(data.plane_value.size());
+      out["first_entry"] = py::array_t<int64_t>({n + 1}, data.first_entry.data());
+      out["plane_index"] = py::array_t<int32_t>({entries}, data.plane_index.data());
+      out["plane_value"] = py::array_t<uint8_t>({entries}, data.plane_value.data());
+      out["flat"] = py::array_t<float>({n, static_cast<py::ssize_t>(Encoding(data.players).flat_size())}, data.flat.data());
+    }
     out["finished"] = py::array_t<int32_t>({g}, data.finished.data());
     out["final_scores"] = py::array_t<int16_t>({g, p}, data.final_scores.data());
     out["interrupted"] = static_cast<bool>(interrupt);
     return out;
   }, py::arg("rules"), py::arg("games"), py::arg("jobs") = 1, py::arg("on_finished") = py::none(),
+        py::arg("observations") = false,
         R"doc(Decisions for training a policy network, from self-play between mcts bots in C++ threads (the GIL released).
 
 games as for play_games; every seat an mcts spec. Every decision with two or more legal actions of every
 finished game is kept. Returns a dict of numpy arrays: per decision game, to_move, features [decisions, seats,
 FEATURE_NAMES]; first_action [decisions + 1] (decision i's actions are rows first_action[i] to
 first_action[i + 1] - 1, in legal_actions() order); per action row action_features [rows, ACTION_FEATURE_NAMES]
-and visits (of the search that chose); per finished game finished and final_scores; and interrupted.)doc");
+visits (of the search that chose) and action_id (Encoding.id_of, -1 off the window); per decision in_hand (tile
+type index, -1 for none); per finished game finished and final_scores; and interrupted. With observations, the
+chooser's observation (Encoding.observe, orientation 0): flat [decisions, flat_size], and the planes' nonzero
+bytes, decision i's at plane_index / plane_value[first_entry[i]:first_entry[i + 1]] (offsets into the flattened
+planes).)doc");
 
   // Match statistics shared with `meeple match` (ai/match.h).
   m.def("schedule", [](int bots, size_t games, int players, uint64_t seed) {

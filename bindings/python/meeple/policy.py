@@ -44,9 +44,10 @@ ACTION_FEATURES = list(_meeple.ACTION_FEATURE_NAMES)
 # --- Data -----------------------------------------------------------------------------------------------
 
 def generate(path, rules, bot: str, games: int, seed: int = 1, workers: int = 1, progress: bool = True,
-             backend: str = "local", address: str | None = None, batch: int = 4) -> dict:
+             backend: str = "local", address: str | None = None, batch: int = 4, observations: bool = False) -> dict:
     """Decisions of `games` self-play games (tile seeds seed .. seed + games - 1, every seat `bot`, an mcts
-    spec), saved to `path` (.npz) and returned. An existing file of the same games is read instead.
+    spec), saved to `path` (.npz) and returned. An existing file of the same games is read instead. With
+    `observations`, each decision's observation in the board encoding too (for policy-value networks).
 
     backend "local" plays `workers` games at once in C++ threads; "ray" sends batches of `batch` games as
     Ray tasks to the cluster at `address` (cluster.run_batches). Both give the same data for the same games."""
@@ -60,6 +61,8 @@ def generate(path, rules, bot: str, games: int, seed: int = 1, workers: int = 1,
     _meeple.make_player(bot, 0)  # a bad spec fails before anything is played
     meta = {"format": DATA_FORMAT, "rules": str(rules), "bot": bot, "games": games, "seed": seed,
             "action_features": ACTION_FEATURES}
+    if observations:
+        meta["encoding"] = _meeple.ENCODING_VERSION
     if os.path.exists(path):
         data = read_data(path)
         if files.loads(str(data["meta"]), f"{path}: meta") != meta:
@@ -82,11 +85,12 @@ def generate(path, rules, bot: str, games: int, seed: int = 1, workers: int = 1,
                 if bar:
                     bar.update(len(batches[i]))
 
-            cluster.run_batches(_policy_batch, [(str(rules), b) for b in batches], address, done)
+            cluster.run_batches(_policy_batch, [(str(rules), b, observations) for b in batches], address, done)
             data = join_policy_data([(i * max(1, batch), part) for i, part in enumerate(parts)])
         else:
             data = _meeple.generate_policy_data(rules, specs, jobs=workers,
-                                                on_finished=(lambda n: bar.update(1)) if bar else None)
+                                                on_finished=(lambda n: bar.update(1)) if bar else None,
+                                                observations=observations)
             if data.pop("interrupted"):
                 raise KeyboardInterrupt
     finally:
@@ -113,11 +117,11 @@ def read_data(path) -> dict:
     return data
 
 
-def _policy_batch(rules_text: str, games: list) -> dict:
+def _policy_batch(rules_text: str, games: list, observations: bool = False) -> dict:
     """A Ray task: generate_policy_data for a few games, in C++ on one CPU."""
     from meeple import _meeple as native
 
-    data = native.generate_policy_data(native.Rules.parse(rules_text), games, jobs=1)
+    data = native.generate_policy_data(native.Rules.parse(rules_text), games, jobs=1, observations=observations)
     if data.pop("interrupted"):
         raise KeyboardInterrupt
     return data
@@ -127,16 +131,20 @@ def join_policy_data(parts: list[tuple[int, dict]]) -> dict:
     """One data set from the data of consecutive batches of games, each given with the index of its first
     game: game indices and action rows renumbered, as if generated in one call."""
     out = {}
-    rows = 0
-    firsts = []
-    for _, part in parts:
-        firsts.append(part["first_action"][:-1] + rows)
-        rows += len(part["visits"])
-    out["first_action"] = np.concatenate(firsts + [np.array([rows])]).astype(np.int32)
+    for first, rows_of, dtype in (("first_action", "visits", np.int32), ("first_entry", "plane_value", np.int64)):
+        if first not in parts[0][1]:
+            continue
+        rows, firsts = 0, []
+        for _, part in parts:
+            firsts.append(part[first][:-1] + rows)
+            rows += len(part[rows_of])
+        out[first] = np.concatenate(firsts + [np.array([rows])]).astype(dtype)
     for key in ("game", "finished"):
         out[key] = np.concatenate([part[key] + start for start, part in parts]).astype(np.int32)
-    for key in ("to_move", "features", "action_features", "visits", "final_scores"):
-        out[key] = np.concatenate([part[key] for _, part in parts])
+    for key in ("to_move", "in_hand", "features", "action_features", "action_id", "visits", "final_scores",
+                "plane_index", "plane_value", "flat"):
+        if key in parts[0][1]:
+            out[key] = np.concatenate([part[key] for _, part in parts])
     return out
 
 

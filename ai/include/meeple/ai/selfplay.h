@@ -39,19 +39,30 @@ SelfPlayData generate_selfplay(const Rules& rules, const std::vector<GameSpec>& 
                                const std::atomic<bool>* stop = nullptr,
                                const std::function<void(int finished)>& on_finished = {});
 
-// Decisions for training a policy network (policy.h) on search: self-play games whose seats are all mcts
-// bots, and at every decision with two or more legal actions, the features of each legal action
-// (extract_action_features) with the visits the chooser's search gave it, and the evaluator features of
-// every seat (for value targets).
+// Decisions for training a policy network (policy.h) or a policy-value network (network.h) on search:
+// self-play games whose seats are all mcts bots, and at every decision with two or more legal actions, the
+// features of each legal action (extract_action_features) and its id in the board encoding with the visits
+// the chooser's search gave it, and the evaluator features of every seat (for value targets); with
+// `observations`, also the chooser's observation in the encoding (encoding.h), its planes kept sparse
+// (about 1,500 of a 2-player position's 51,200 bytes are not zero).
 struct PolicyData {
   int players = 0;
   // Per decision, games one after the other:
   std::vector<int32_t> game;           // index into the games given
   std::vector<int8_t> to_move;         // seat deciding
+  std::vector<int16_t> in_hand;        // the tile type in hand (State::drawn_tile()), -1 for none
   std::vector<int32_t> first_action;   // its actions are rows first_action[i] .. first_action[i + 1] - 1
   std::vector<float> features;         // players x kNumFeatures per decision (seat-major)
+  // With observations: decision i's nonzero plane bytes are entries first_entry[i] .. first_entry[i + 1] - 1
+  // (plane_index: offset in Encoding::observe's planes, plane_value: the byte), and its flat vector is
+  // flat[i * flat_size ..]. Seat `to_move` observes, orientation 0.
+  std::vector<int64_t> first_entry;
+  std::vector<int32_t> plane_index;
+  std::vector<uint8_t> plane_value;
+  std::vector<float> flat;
   // Per action row:
   std::vector<float> action_features;  // kNumActionFeatures per row
+  std::vector<int32_t> action_id;      // Encoding::id_of (orientation 0), -1 off the window
   std::vector<int32_t> visits;         // root visits of the search that chose
   // Per finished game, in the order of the decisions:
   std::vector<int32_t> finished;
@@ -62,9 +73,10 @@ struct PolicyData {
 };
 
 // Plays `games` as stream_games does (same seats, seeds and checks); every seat must be an mcts bot.
-// first_action has decisions() + 1 entries.
+// first_action (and first_entry, with observations) has decisions() + 1 entries.
 PolicyData generate_policy_data(const Rules& rules, const std::vector<GameSpec>& games, int jobs,
                                 const std::atomic<bool>* stop = nullptr,
-                                const std::function<void(int finished)>& on_finished = {});
+                                const std::function<void(int finished)>& on_finished = {},
+                                bool observations = false);
 
 }  // namespace meeple
