@@ -4,6 +4,7 @@
         --seed 1 --out runs/ladder
     python -m meeple train --expansions river2 --generations 6 --games 400 --out runs/train-river2
     python -m meeple train-policy --games 200 --bot mcts:iterations=800 --out runs/policy-base
+    python -m meeple train-net --out runs/net-base --generations 6
     python -m meeple replay runs/ladder/games.jsonl
     python -m meeple render runs/ladder/games.jsonl --game 3 --actions 80 --out board.svg
     python -m meeple view runs/ladder/games.jsonl --game 3 --out game3.html
@@ -66,6 +67,23 @@ def cmd_train_policy(args) -> int:
     for key, value in report.items():
         print(f"{key:>36}: {value:.4f}" if isinstance(value, float) else f"{key:>36}: {value}")
     print(f"wrote {args.out}/data.npz, policy.json, report.json; play it with mcts:policy={args.out}/policy.json")
+    return 0
+
+
+def cmd_train_net(args) -> int:
+    from .net import LoopConfig, NetConfig, train_net
+
+    rules = _meeple.Rules(players=args.players, expansions=args.expansions, options=parse_options(args.option))
+    net = NetConfig(channels=args.channels, residual=args.residual, flat_hidden=args.flat_hidden,
+                    global_hidden=args.global_hidden, hand_features=not args.no_hand_features).check()
+    config = LoopConfig(rules=str(rules), generations=args.generations, games=args.games, teacher=args.teacher,
+                        selfplay=args.selfplay_bot, match=args.match_bot, window=args.window, epochs=args.epochs,
+                        batch=args.batch_size, lr=args.lr, net=net, elo0=args.elo0, elo1=args.elo1,
+                        batch_pairs=args.batch_pairs, max_pairs=args.max_pairs, workers=args.workers, seed=args.seed,
+                        backend=args.backend, address=args.address, ray_batch=args.batch)
+    rows = train_net(args.out, config, progress=not args.quiet)
+    best = rows[-1]["best"] if rows else None
+    print(f"wrote {args.out}/generations.csv, generations.png, best.json ({best}); play it with mcts:net={args.out}/best.json")
     return 0
 
 
@@ -317,6 +335,38 @@ def main(argv=None) -> int:
     add_backend_arguments(tp)
     tp.add_argument("--quiet", action="store_true", help="no progress bar")
     tp.set_defaults(run=cmd_train_policy)
+    tn = sub.add_parser("train-net", help="train a policy-value network on the board: self-play, fit, SPRT gating",
+                        description="Generation 0 distils --teacher's self-play (visits and outcomes) into a net; "
+                        "each later generation plays with the best net inside MCTS, trains a candidate on the last "
+                        "--window generations' data (in random rotations) and promotes it only if it wins an SPRT "
+                        "match against the best. Needs JAX (pip install 'meeple[train]'). See docs/networks.md.")
+    tn.add_argument("--out", required=True, help="folder for data, nets, match records, generations.csv/.png (reruns resume)")
+    tn.add_argument("--players", type=number(2, _meeple.MAX_PLAYERS), default=2)
+    tn.add_argument("--expansions", nargs="*", default=[], help="river2 count king_robber cult_places abbey_mayor")
+    tn.add_argument("--option", action="append", default=[], help="rule option NAME=VALUE or NAME:VALUE (repeatable)")
+    tn.add_argument("--generations", type=number(0), default=6, help="generations after generation 0")
+    tn.add_argument("--games", type=number(1, MAX_GAMES), default=200, help="self-play games per generation")
+    tn.add_argument("--teacher", default="mcts", help="generation 0's self-play bot (an mcts spec)")
+    tn.add_argument("--selfplay-bot", default="mcts:net={net},iterations=800", help="self-play bot template ({net}: the best net)")
+    tn.add_argument("--match-bot", default="mcts:net={net},iterations=800", help="gating match bot template")
+    tn.add_argument("--window", type=number(1), default=4, help="train on this many latest generations' data")
+    tn.add_argument("--epochs", type=number(1), default=3)
+    tn.add_argument("--batch-size", type=number(1), default=256)
+    tn.add_argument("--lr", type=real(0), default=2e-3)
+    tn.add_argument("--channels", type=number(1, 256), default=32, help="K: features per candidate cell")
+    tn.add_argument("--residual", type=number(0, 8), default=1, help="R: residual layers on the cells")
+    tn.add_argument("--flat-hidden", type=number(1, 256), default=64)
+    tn.add_argument("--global-hidden", type=number(1, 256), default=64)
+    tn.add_argument("--no-hand-features", action="store_true", help="do not give the net the evaluator's features")
+    tn.add_argument("--elo0", type=real(), default=0.0)
+    tn.add_argument("--elo1", type=real(), default=30.0)
+    tn.add_argument("--batch-pairs", type=number(1), default=20, help="seat-swapped pairs between SPRT looks")
+    tn.add_argument("--max-pairs", type=number(1), default=150, help="pairs after which a match ends undecided")
+    tn.add_argument("--seed", type=number(0, MAX_SEED), default=1)
+    tn.add_argument("--workers", type=number(1, MAX_WORKERS), default=os.cpu_count() or 1, help="games at once (C++ threads)")
+    add_backend_arguments(tn)
+    tn.add_argument("--quiet", action="store_true", help="no progress bars")
+    tn.set_defaults(run=cmd_train_net)
     r = sub.add_parser("replay", help="replay a file of records and print their scores")
     r.add_argument("file")
     r.set_defaults(run=cmd_replay)

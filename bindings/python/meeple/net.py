@@ -138,6 +138,46 @@ def action_rows(batch: Batch, sample: np.ndarray, ids: np.ndarray):
     return source
 
 
+def observe(states, hand_features: bool = True, turns: int = 0):
+    """(Batch, ids per state) of game states (not terminal) as the net reads them: each from its observer's
+    point of view (the player to act; at a chance node the player whose turn it is), with the ids of its legal
+    actions (decision nodes; [] at chance nodes). The action rows are those ids'."""
+    players = states[0].num_players
+    encoding = _meeple.Encoding(players)
+    planes = np.zeros((len(states), *encoding.plane_shape), np.uint8)
+    flat = np.zeros((len(states), encoding.flat_size), np.float32)
+    hand = np.zeros((len(states), players * HAND), np.float32)
+    ids = []
+    for k, s in enumerate(states):
+        seat = s.turn_player if s.is_chance else s.current_player
+        planes[k], flat[k], _ = encoding.observe(s, seat, turns)
+        hand[k] = np.roll(s.features(), -seat, axis=0).reshape(-1)
+        ids.append([] if s.is_chance else [_meeple.Encoding.id_of(s, a, turns) for a in s.legal_actions()])
+    batch = make_batch(planes, np.concatenate([flat, hand], axis=1) if hand_features else flat, encoding)
+    sample = np.concatenate([np.full(len(i), k) for k, i in enumerate(ids)] + [np.zeros(0, np.int64)]).astype(np.int64)
+    flat_ids = np.concatenate([np.asarray(i, np.int64) for i in ids] + [np.zeros(0, np.int64)])
+    keep = flat_ids >= 0
+    batch.row_source = action_rows(batch, sample[keep], flat_ids[keep])
+    batch.row_sample = sample[keep].astype(np.int32)
+    return batch, ids
+
+
+def outputs(model, params, states, hand_features: bool = True):
+    """(values [B, players] from each observer, logits of each state's legal actions in legal_actions()
+    order, NaN for an action without an id): the JAX net's outputs, to compare with C++'s."""
+    batch, ids = observe(states, hand_features)
+    value, logits = model.apply(params, **batch.arrays())
+    row_logit = np.asarray(logits)[batch.row_source]
+    out, at = [], 0
+    for i in ids:
+        got = np.full(len(i), np.nan, np.float32)
+        has = np.asarray(i) >= 0
+        got[has] = row_logit[at:at + int(has.sum())]
+        at += int(has.sum())
+        out.append(got)
+    return np.asarray(value)[:len(states)], out
+
+
 # --- The network ----------------------------------------------------------------------------------------
 
 def _jax():
@@ -155,15 +195,19 @@ def make_model(config: NetConfig, players: int):
     """The flax module computing docs/networks.md's function; its Dense layers carry the tensor names of the
     weight file."""
     jax, jnp, nn, _ = _jax()
+    flat_size = _meeple.Encoding(players).flat_size
 
     class PolicyValueNet(nn.Module):
         @nn.compact
         def __call__(self, planes, flat, pair_sample, pair_cell, pair_last, last_pair):
-            """-> (value [B, players], logits concatenated as Batch describes)."""
+            """-> (value [B, players], logits concatenated as Batch describes). `flat`: the encoding's flat
+            vector, then the hand features (read as they are) if the net has them."""
             n, p = planes.shape[0], planes.shape[1]
             x = jnp.log1p(planes.astype(jnp.float32))
             x = jnp.pad(x, ((0, 1), (0, 0), (1, 1), (1, 1)))  # a zero sample for padding pairs, a zero border
-            f = nn.relu(nn.Dense(config.flat_hidden, name="flat")(jnp.sign(flat) * jnp.log1p(jnp.abs(flat))))
+            encoded, hand = flat[:, :flat_size], flat[:, flat_size:]
+            inputs = jnp.concatenate([jnp.sign(encoded) * jnp.log1p(jnp.abs(encoded)), hand], axis=1)
+            f = nn.relu(nn.Dense(config.flat_hidden, name="flat")(inputs))
             row, col = pair_cell // WINDOW, pair_cell % WINDOW
             patch = jax.vmap(lambda s, r, c: jax.lax.dynamic_slice(x, (s, 0, r, c), (1, p, 3, 3)))(pair_sample, row, col)
             patch = patch.reshape(patch.shape[0], p * 9)
@@ -474,6 +518,7 @@ class LoopConfig:
     seed: int = 1
     backend: str = "local"
     address: str | None = None
+    ray_batch: int = 4                # games per Ray task
 
 
 COLUMNS = ["generation", "games", "positions", "valid_policy", "valid_value", "valid_agree", "linear_value",
@@ -512,7 +557,8 @@ def train_net(out, config: LoopConfig = LoopConfig(), *, progress: bool = True, 
         data_path = os.path.join(out, f"data-{g:03d}.npz")
         bot = config.teacher if g == 0 else config.selfplay.format(net=os.path.join(out, best))
         policy.generate(data_path, rules, bot, config.games, seed=config.seed + 100_000 * g, workers=config.workers,
-                        progress=progress, backend=config.backend, address=config.address, observations=True)
+                        progress=progress, backend=config.backend, address=config.address, batch=config.ray_batch,
+                        observations=True)
         paths = [os.path.join(out, f"data-{k:03d}.npz") for k in range(max(0, g - config.window + 1), g + 1)]
         positions = load_positions(paths, rules, config.net.reward_scale)
         train_idx, valid_idx = split_games(positions, seed=config.seed + g)
