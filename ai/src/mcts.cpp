@@ -312,7 +312,9 @@ class MctsPlayer::Search {
   bool make_decision_children(Node& n, NodeArena& arena, const ActionList& actions, const float* prior) {
     std::array<uint16_t, kMaxActions> order;
     for (int i = 0; i < actions.size; ++i) order[i] = static_cast<uint16_t>(i);
-    if (prior) std::stable_sort(order.begin(), order.begin() + actions.size, [&](int a, int b) { return prior[a] > prior[b]; });
+    // std::sort with the index as tie-break: std::stable_sort would take a buffer from the heap.
+    if (prior)
+      std::sort(order.begin(), order.begin() + actions.size, [&](int a, int b) { return prior[a] > prior[b] || (prior[a] == prior[b] && a < b); });
     return make_children(n, arena, actions.size, [&](int i, Node& c) {
       c.action = actions[order[i]];
       c.prior = prior ? prior[order[i]] : 0.0f;

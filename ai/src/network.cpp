@@ -70,12 +70,12 @@ void write_patch(const uint8_t* planes, int num_planes, int cell, float* out) {
   }
 }
 
-// dst = lhs * rhs, in pieces: Eigen's matrix product takes its packing buffers from the stack up to
-// EIGEN_STACK_ALLOCATION_LIMIT and from the heap beyond, and a search must not touch the heap per leaf.
-// Each piece's operands stay under half the limit (a packed block is at most its operand).
+// dst = lhs * rhs, in pieces: Eigen's matrix product takes each of its two packing buffers from the stack
+// up to EIGEN_STACK_ALLOCATION_LIMIT bytes and from the heap beyond, and a search must not touch the heap
+// per leaf. A packed block is at most its operand, so each piece's operands stay under the limit.
 template <typename Dst, typename Lhs, typename Rhs>
 void product(Dst&& dst, const Lhs& lhs, const Rhs& rhs) {
-  constexpr Index kMaxFloats = EIGEN_STACK_ALLOCATION_LIMIT / static_cast<Index>(sizeof(float)) / 2;
+  constexpr Index kMaxFloats = EIGEN_STACK_ALLOCATION_LIMIT / static_cast<Index>(sizeof(float));
   const Index depth = std::max<Index>(1, lhs.cols());
   const Index step = std::max<Index>(1, kMaxFloats / depth);
   for (Index r = 0; r < lhs.rows(); r += step) {
