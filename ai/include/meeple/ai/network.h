@@ -5,9 +5,10 @@
 // A network is immutable after loading: one instance serves every search thread. Evaluation writes into a
 // caller-owned Workspace (one per thread), so a batch of positions costs no heap allocation once the
 // workspace has grown to the largest boards seen. The batched path gathers the candidate cells of every
-// position of the batch into one matrix and does one matrix product per layer; evaluate_reference() is the
-// same function written plainly, one position at a time, for tests and for comparison with the Python
-// (JAX) implementation that trains these networks.
+// position of the batch into one matrix and does one matrix product per layer (the cell layer's patches,
+// nine tenths zeros, are multiplied by their nonzero entries only); evaluate_reference() is the same
+// function written plainly, one position at a time, for tests and for comparison with the Python (JAX)
+// implementation that trains these networks.
 #pragma once
 
 #include <cstdint>
@@ -110,6 +111,7 @@ class PolicyValueNet {
   int flat_inputs() const;
   template <typename Self, typename Visit>
   static void for_each_tensor(Self& self, Visit&& visit);
+  int read_cells(Workspace::Buffers& w, int b, int column) const;
   void backbone(Workspace::Buffers& w, int batch) const;
 
   std::string name_;
@@ -119,6 +121,7 @@ class PolicyValueNet {
   Dense flat_, cell_, place_, abbey_, deploy_, global_, other_, value_;
   Eigen::MatrixXf flat_to_cell_;
   std::vector<Dense> residual_;
+  Eigen::MatrixXf cell_inputs_;  // cell/kernel transposed: column i holds input i's weights, contiguous
 };
 
 // Reads a network weight file (through meeple/input.h: a regular file of at most 64 MiB); errors
