@@ -281,6 +281,16 @@ std::shared_ptr<const PolicyValueNet> load_network(const std::string& path) {
 }
 
 std::string random_network_json(const Rules& rules, const NetworkShape& shape, uint64_t seed, const std::string& name) {
+  const auto check = [](const char* what, int value, int lo, int hi) {
+    if (value < lo || value > hi)
+      throw std::invalid_argument(std::string("random_network_json: ") + what + " " + range_text(lo, hi) + ", got " + std::to_string(value));
+  };
+  check("channels", shape.channels, 1, NetworkShape::kMaxWidth);
+  check("residual", shape.residual, 0, NetworkShape::kMaxResidual);
+  check("flat_hidden", shape.flat_hidden, 1, NetworkShape::kMaxWidth);
+  check("global_hidden", shape.global_hidden, 1, NetworkShape::kMaxWidth);
+  if (!(shape.reward_scale > 0) || !std::isfinite(shape.reward_scale))
+    throw std::invalid_argument("random_network_json: reward_scale must be a positive number");
   const Encoding encoding(rules.players);
   const int k = shape.channels, hf = shape.flat_hidden, g = shape.global_hidden;
   const int flat_in = encoding.flat_size() + (shape.hand_features ? kNumFeatures * rules.players : 0);
