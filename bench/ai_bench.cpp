@@ -1,5 +1,6 @@
-// Search speed: MCTS simulations per second for each leaf mode at 1 and 2 threads, expectimax decisions
-// per second and evaluator calls per decision, evaluator calls per second, and memory per tree node. Figures, not tests. Run a Release build:
+// Search speed: MCTS simulations per second for each leaf mode at 1 and 2 threads, and guided by a
+// policy-value network, expectimax decisions per second and evaluator calls per decision, evaluator and
+// network calls per second, and memory per tree node. Figures, not tests. Run a Release build:
 //   build/bin/meeple_ai_bench --benchmark_min_time=1
 // Compare rows of the same run (ratios): this machine is noisy. Thread rows use wall-clock time.
 #include <benchmark/benchmark.h>
@@ -8,6 +9,7 @@
 #include "meeple/ai/expectimax.h"
 #include "meeple/ai/features.h"
 #include "meeple/ai/mcts.h"
+#include "meeple/ai/network.h"
 #include "meeple/ai/selfplay.h"
 #include "positions.h"
 
@@ -53,6 +55,64 @@ BENCHMARK(BM_Mcts)
     ->ArgNames({"leaf", "threads", "tile"})
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
+
+// A policy-value network of the spec's default size (K 32, R 1, Hf 64, G 64; docs/networks.md) with random
+// weights: the cost of a network is its size, not its weights.
+std::shared_ptr<const PolicyValueNet> default_size_network() {
+  static const auto net = std::make_shared<const PolicyValueNet>(
+      PolicyValueNet::from_json(random_network_json(Rules{}, NetworkShape{}, 1), "random"));
+  return net;
+}
+
+// MCTS guided by the network (its leaves `batch` to a call), on the positions of BM_Mcts: compare with its
+// guided rows (leaf:5).
+void BM_NetMcts(benchmark::State& st) {
+  const State root = placement_positions(0)[static_cast<size_t>(st.range(2))];
+  MctsOptions o;
+  o.network = default_size_network();
+  o.batch = static_cast<int>(st.range(0));
+  o.threads = static_cast<int>(st.range(1));
+  o.iterations = 3000;
+  o.reuse_tree = false;
+  MctsPlayer bot(o);
+  int64_t nodes = 0;
+  for (auto _ : st) {
+    benchmark::DoNotOptimize(bot.choose(root));
+    nodes += bot.last_nodes();
+  }
+  st.SetItemsProcessed(st.iterations() * o.iterations);
+  st.counters["nodes/sim"] = static_cast<double>(nodes) / static_cast<double>(st.iterations() * o.iterations);
+  st.SetLabel("network simulations/s");
+}
+BENCHMARK(BM_NetMcts)
+    ->ArgsProduct({{1, 8}, {1, 2}, {10, 40}})
+    ->ArgNames({"batch", "threads", "tile"})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+
+// Raw network evaluations (value and the priors of every legal action) of placement positions, `batch`
+// to a call.
+void BM_NetEvaluate(benchmark::State& st) {
+  const auto positions = placement_positions(0);
+  const auto net = default_size_network();
+  const int batch = static_cast<int>(st.range(0));
+  PolicyValueNet::Workspace workspace(*net, batch);
+  std::vector<ActionList> actions(positions.size());
+  for (size_t i = 0; i < positions.size(); ++i) positions[i].legal_actions(actions[i]);
+  std::vector<std::array<float, kMaxActions>> priors(static_cast<size_t>(batch));
+  std::vector<PlayerValues> values(static_cast<size_t>(batch));
+  std::vector<PolicyValueNet::Query> queries(static_cast<size_t>(batch));
+  size_t next = 0;
+  for (auto _ : st) {
+    for (size_t b = 0; b < queries.size(); ++b, next = (next + 1) % positions.size())
+      queries[b] = {&positions[next], &actions[next], priors[b].data(), &values[b]};
+    net->evaluate(queries, workspace);
+    benchmark::DoNotOptimize(values[0][0]);
+  }
+  st.SetItemsProcessed(st.iterations() * batch);
+  st.SetLabel("network evaluations/s");
+}
+BENCHMARK(BM_NetEvaluate)->Arg(1)->Arg(8)->ArgName("batch");
 
 void BM_Evaluate(benchmark::State& st) {
   const auto positions = placement_positions(static_cast<uint8_t>(st.range(1)));

@@ -26,7 +26,8 @@ struct MctsPlayer::Node {
   std::atomic<int32_t> virtual_loss{0};
   std::array<std::atomic<float>, kMaxPlayers> value{};  // sum of rewards per player
 
-  static constexpr uint8_t kLeaf = 0, kExpanding = 1, kExpanded = 2, kNoRoom = 3;
+  // kPending: a leaf claimed by a worker's batch, waiting for its network evaluation (then expanded).
+  static constexpr uint8_t kLeaf = 0, kExpanding = 1, kExpanded = 2, kNoRoom = 3, kPending = 4;
 };
 
 size_t MctsPlayer::node_bytes() { return sizeof(Node); }
@@ -70,11 +71,34 @@ struct MctsPlayer::Tree {
   int64_t max_nodes_per_worker;  // the node cap, shared out
 };
 
+// What a worker keeps between searches with a network: its batch of leaves and the network's workspace,
+// allocated once so that simulations never touch the heap.
+struct MctsPlayer::NetScratch {
+  struct Leaf {
+    explicit Leaf(const State& s) : state(s) { path.reserve(256); }
+    std::vector<Node*> path;  // root to leaf
+    State state;              // at the leaf
+    bool expand = false;      // claimed (pending): expand it with the evaluation's priors
+    ActionList actions;
+    std::array<float, kMaxActions> priors;
+    PlayerValues values;
+  };
+  NetScratch(const PolicyValueNet& net, int batch, const State& state) : workspace(net, batch) {
+    leaves.reserve(static_cast<size_t>(batch));
+    for (int i = 0; i < batch; ++i) leaves.emplace_back(state);
+    queries.resize(static_cast<size_t>(batch));
+  }
+  PolicyValueNet::Workspace workspace;
+  std::vector<Leaf> leaves;
+  std::vector<PolicyValueNet::Query> queries;
+};
+
 // One search: the options, the shared tree, and what each worker owns.
 class MctsPlayer::Search {
  public:
-  Search(const MctsOptions& o, const Evaluator& evaluator, Tree& tree, const Dealer* world)
-      : o_(o), evaluator_(evaluator), tree_(tree), world_(world) {}
+  Search(const MctsOptions& o, const Evaluator& evaluator, Tree& tree, const Dealer* world,
+         std::vector<std::unique_ptr<NetScratch>>* net_scratch = nullptr)
+      : o_(o), evaluator_(evaluator), tree_(tree), world_(world), net_(o.network.get()), net_scratch_(net_scratch) {}
 
   // What one worker owns: the arena its nodes come from, its random stream, and the path of the
   // simulation in progress. Nothing here is shared, so the hot path takes no lock.
@@ -94,6 +118,7 @@ class MctsPlayer::Search {
   // Runs simulations until the budget is spent; worker w allocates from arena w of the tree.
   void run(int worker_index, uint64_t seed, const Budget& budget, std::atomic<int>& started,
            std::chrono::steady_clock::time_point start) {
+    if (net_) return run_batched(worker_index, seed, budget, started, start);
     Worker worker(tree_.arenas[static_cast<size_t>(worker_index)], seed);
     for (int i = 0;; ++i) {
       if (budget.iterations > 0 && started.fetch_add(1, std::memory_order_relaxed) >= budget.iterations) break;
@@ -104,7 +129,118 @@ class MctsPlayer::Search {
     }
   }
 
+  // With a network, a fresh root is expanded by a network call before the first simulation (as a root
+  // every visit goes on to a child).
+  void prepare_root() {
+    Node& root = *tree_.root;
+    if (root.expansion.load(std::memory_order_acquire) != Node::kLeaf) return;
+    NetScratch::Leaf& leaf = (*net_scratch_)[0]->leaves[0];
+    leaf.state = tree_.root_state;
+    leaf.state.legal_actions(leaf.actions);
+    const PolicyValueNet::Query query{&leaf.state, &leaf.actions, leaf.priors.data(), &leaf.values};
+    net_->evaluate(std::span(&query, 1), (*net_scratch_)[0]->workspace);
+    const bool ok = make_decision_children(root, tree_.arenas[0], leaf.actions, leaf.priors.data());
+    root.expansion.store(ok ? Node::kExpanded : Node::kNoRoom, std::memory_order_release);
+  }
+
  private:
+  // Rounds of up to o_.batch descents, then one network call for the leaves they reached. Budgeted
+  // iterations are claimed before a descent and given back by a collision, so that only simulations backed
+  // up count; a round always ends, and one thread's rounds always back something up (nothing else is
+  // pending), so the search ends.
+  void run_batched(int worker_index, uint64_t seed, const Budget& budget, std::atomic<int>& claimed,
+                   std::chrono::steady_clock::time_point start) {
+    NetScratch& scratch = *(*net_scratch_)[static_cast<size_t>(worker_index)];
+    NodeArena& arena = tree_.arenas[static_cast<size_t>(worker_index)];
+    Rng rng(seed);
+    for (bool spent = false; !spent;) {
+      if (budget.milliseconds > 0 && std::chrono::steady_clock::now() - start >= std::chrono::milliseconds(budget.milliseconds)) break;
+      int leaves = 0, collisions = 0;
+      for (int attempt = 0; attempt < o_.batch; ++attempt) {
+        if (budget.iterations > 0 && claimed.fetch_add(1, std::memory_order_relaxed) >= budget.iterations) {
+          claimed.fetch_sub(1, std::memory_order_relaxed);
+          spent = true;
+          break;
+        }
+        NetScratch::Leaf& leaf = scratch.leaves[static_cast<size_t>(leaves)];
+        switch (descend(leaf, rng)) {
+          case Descent::kLeaf: ++leaves; break;
+          case Descent::kTerminal: back_up(leaf.path, rewards(points_of(leaf.state), leaf.state.num_players())); break;
+          case Descent::kCollision:
+            for (Node* n : leaf.path) {
+              n->visits.fetch_sub(1, std::memory_order_relaxed);
+              n->virtual_loss.fetch_sub(1, std::memory_order_release);
+            }
+            if (budget.iterations > 0) claimed.fetch_sub(1, std::memory_order_relaxed);
+            ++collisions;
+            break;
+        }
+      }
+      if (leaves > 0) evaluate_leaves(scratch, leaves, arena);
+      else if (collisions > 0) std::this_thread::yield();  // every descent met another worker's pending leaves
+    }
+  }
+
+  enum class Descent { kLeaf, kTerminal, kCollision };
+
+  // From the root to a leaf, counting a visit and a virtual loss on every node on the way: a finished
+  // game, a leaf this descent claims (pending) or one that cannot be expanded (no room: valued only), or a
+  // collision with a pending leaf.
+  Descent descend(NetScratch::Leaf& leaf, Rng& rng) {
+    State& s = leaf.state;
+    s = tree_.root_state;
+    Node* node = tree_.root;
+    leaf.path.clear();
+    for (;;) {
+      node->visits.fetch_add(1, std::memory_order_relaxed);
+      node->virtual_loss.fetch_add(1, std::memory_order_relaxed);
+      leaf.path.push_back(node);
+      if (s.is_terminal()) return Descent::kTerminal;
+      uint8_t e = node->expansion.load(std::memory_order_acquire);
+      if (e == Node::kLeaf && node->expansion.compare_exchange_strong(e, Node::kPending, std::memory_order_acq_rel)) {
+        leaf.expand = true;
+        return Descent::kLeaf;
+      }
+      if (e == Node::kNoRoom) {
+        leaf.expand = false;
+        return Descent::kLeaf;
+      }
+      if (e != Node::kExpanded) return Descent::kCollision;  // pending in some batch
+      node = node->chance ? sample_chance(*node, rng) : candidates_ && leaf.path.size() == 1 ? next_candidate() : select(*node, s);
+      s.apply(node->action);
+    }
+  }
+
+  // One network call for the batch's leaves; each claimed leaf is expanded (a decision with the call's
+  // priors), then every path is backed up with the leaf's values (the network's values are rewards).
+  void evaluate_leaves(NetScratch& scratch, int count, NodeArena& arena) {
+    for (int i = 0; i < count; ++i) {
+      NetScratch::Leaf& leaf = scratch.leaves[static_cast<size_t>(i)];
+      const bool priors = leaf.expand && !leaf.state.is_chance();
+      if (priors) leaf.state.legal_actions(leaf.actions);
+      scratch.queries[static_cast<size_t>(i)] = {&leaf.state, priors ? &leaf.actions : nullptr, priors ? leaf.priors.data() : nullptr, &leaf.values};
+    }
+    net_->evaluate(std::span(scratch.queries.data(), static_cast<size_t>(count)), scratch.workspace);
+    for (int i = 0; i < count; ++i) {
+      NetScratch::Leaf& leaf = scratch.leaves[static_cast<size_t>(i)];
+      if (leaf.expand) {
+        Node& n = *leaf.path.back();
+        const bool ok = leaf.state.is_chance() ? expand_chance(n, leaf.state, arena)
+                                               : make_decision_children(n, arena, leaf.actions, leaf.priors.data());
+        n.expansion.store(ok ? Node::kExpanded : Node::kNoRoom, std::memory_order_release);
+      }
+      back_up(leaf.path, leaf.values);
+    }
+  }
+
+  void back_up(const std::vector<Node*>& path, const PlayerValues& r) {
+    const int players = tree_.root_state.num_players();
+    for (Node* n : path) {
+      for (int p = 0; p < players; ++p) n->value[p].fetch_add(static_cast<float>(r[p]), std::memory_order_relaxed);
+      n->virtual_loss.fetch_sub(1, std::memory_order_release);
+    }
+  }
+
   void simulate(Worker& worker) {
     std::vector<Node*>& path = worker.path;
     State s = tree_.root_state;
@@ -126,11 +262,7 @@ class MctsPlayer::Search {
       node = child;
       if (before == 0 && !(draw && o_.chance == MctsOptions::Chance::kSample)) break;
     }
-    const PlayerValues r = leaf_rewards(s, worker.rng, node->action.kind() == Action::kDraw);
-    for (Node* n : path) {
-      for (int p = 0; p < s.num_players(); ++p) n->value[p].fetch_add(static_cast<float>(r[p]), std::memory_order_relaxed);
-      n->virtual_loss.fetch_sub(1, std::memory_order_release);
-    }
+    back_up(path, leaf_rewards(s, worker.rng, node->action.kind() == Action::kDraw));
   }
 
   // Builds the children once (the worker that wins the compare-and-swap); others wait for it, which is
@@ -140,7 +272,7 @@ class MctsPlayer::Search {
     if (state == Node::kExpanded) return true;
     if (state == Node::kNoRoom) return false;
     if (state == Node::kLeaf && n.expansion.compare_exchange_strong(state, Node::kExpanding, std::memory_order_acq_rel)) {
-      const bool ok = expand(n, s, worker);
+      const bool ok = expand(n, s, worker.arena);
       n.expansion.store(ok ? Node::kExpanded : Node::kNoRoom, std::memory_order_release);
       return ok;
     }
@@ -148,43 +280,49 @@ class MctsPlayer::Search {
     return state == Node::kExpanded;
   }
 
-  bool expand(Node& n, const State& s, Worker& worker) {
-    if (s.is_chance()) {
-      if (world_) {  // determinized: the world's next tile is the only outcome
-        Action draw = world_->in_order(s);
-        if (draw == Action::none()) draw = Action::draw(s.sample_draw_tile(0));  // not reached: worlds follow the game
-        return make_children(n, worker, 1, [&](int, Node& c) {
-          c.action = draw;
-          c.copies = 1;
-        }, true);
-      }
-      ChanceOutcomes outcomes;
-      s.chance_outcomes(outcomes);
-      return make_children(n, worker, outcomes.size, [&](int i, Node& c) {
-        c.action = Action::draw(outcomes.items[i].tile);
-        c.copies = static_cast<uint16_t>(outcomes.items[i].copies);
-      }, true);
-    }
+  bool expand(Node& n, const State& s, NodeArena& arena) {
+    if (s.is_chance()) return expand_chance(n, s, arena);
     ActionList actions;
     s.legal_actions(actions);
     const bool priors = o_.puct || o_.widening > 0 || o_.gumbel > 0;
     std::array<float, kMaxActions> prior;
+    if (priors) o_.policy->priors(s, actions, prior);
+    return make_decision_children(n, arena, actions, priors ? prior.data() : nullptr);
+  }
+
+  bool expand_chance(Node& n, const State& s, NodeArena& arena) {
+    if (world_) {  // determinized: the world's next tile is the only outcome
+      Action draw = world_->in_order(s);
+      if (draw == Action::none()) draw = Action::draw(s.sample_draw_tile(0));  // not reached: worlds follow the game
+      return make_children(n, arena, 1, [&](int, Node& c) {
+        c.action = draw;
+        c.copies = 1;
+      }, true);
+    }
+    ChanceOutcomes outcomes;
+    s.chance_outcomes(outcomes);
+    return make_children(n, arena, outcomes.size, [&](int i, Node& c) {
+      c.action = Action::draw(outcomes.items[i].tile);
+      c.copies = static_cast<uint16_t>(outcomes.items[i].copies);
+    }, true);
+  }
+
+  // A decision's children, best prior first (progressive widening takes a prefix), ties in action order;
+  // without priors (null) in action order.
+  bool make_decision_children(Node& n, NodeArena& arena, const ActionList& actions, const float* prior) {
     std::array<uint16_t, kMaxActions> order;
     for (int i = 0; i < actions.size; ++i) order[i] = static_cast<uint16_t>(i);
-    if (priors) {
-      o_.policy->priors(s, actions, prior);
-      // Best prior first (progressive widening takes a prefix), ties in action order.
-      std::stable_sort(order.begin(), order.begin() + actions.size, [&](int a, int b) { return prior[a] > prior[b]; });
-    }
-    return make_children(n, worker, actions.size, [&](int i, Node& c) {
+    // std::sort with the index as tie-break: std::stable_sort would take a buffer from the heap.
+    if (prior)
+      std::sort(order.begin(), order.begin() + actions.size, [&](int a, int b) { return prior[a] > prior[b] || (prior[a] == prior[b] && a < b); });
+    return make_children(n, arena, actions.size, [&](int i, Node& c) {
       c.action = actions[order[i]];
-      c.prior = priors ? prior[order[i]] : 0.0f;
+      c.prior = prior ? prior[order[i]] : 0.0f;
     }, false);
   }
 
   template <typename Init>
-  bool make_children(Node& n, Worker& worker, int count, Init&& init, bool chance) {
-    NodeArena& arena = worker.arena;
+  bool make_children(Node& n, NodeArena& arena, int count, Init&& init, bool chance) {
     if (arena.nodes() + count > tree_.max_nodes_per_worker) return false;
     Node* children = arena.allocate(count);
     int total = 0;
@@ -327,6 +465,8 @@ class MctsPlayer::Search {
   const Evaluator& evaluator_;
   Tree& tree_;
   const Dealer* world_;
+  const PolicyValueNet* net_;  // with a network: batched leaves (run_batched)
+  std::vector<std::unique_ptr<NetScratch>>* net_scratch_;
   const std::vector<Node*>* candidates_ = nullptr;
   std::atomic<uint32_t> next_candidate_{0};
 };
@@ -335,7 +475,8 @@ MctsPlayer::MctsPlayer(MctsOptions options)
     : options_(std::move(options)), rng_(options_.seed),
       evaluator_(options_.evaluator ? options_.evaluator : make_evaluator("trained")) {
   if (options_.exploration < 0) options_.exploration = options_.puct ? 1.0 : 0.4;
-  if (!options_.policy && (options_.puct || options_.widening > 0 || options_.gumbel > 0)) options_.policy = make_policy("trained");
+  if (!options_.network && !options_.policy && (options_.puct || options_.widening > 0 || options_.gumbel > 0))
+    options_.policy = make_policy("trained");
   if (options_.determinizations < 0 || options_.determinizations > MctsOptions::kMaxDeterminizations)
     throw std::invalid_argument("mcts: determinizations (worlds) " + range_text(0, MctsOptions::kMaxDeterminizations) + ", got " +
                                 std::to_string(options_.determinizations));
@@ -343,6 +484,27 @@ MctsPlayer::MctsPlayer(MctsOptions options)
     throw std::invalid_argument("mcts: max_nodes " + range_text(0, MctsOptions::kMaxNodes) + " (memory), got " + std::to_string(options_.max_nodes));
   if (options_.gumbel > 0 && (options_.determinizations > 0 || (options_.threads > 1 && options_.parallel == MctsOptions::Parallel::kRoot)))
     throw std::invalid_argument("mcts: gumbel needs tree search (it cannot be combined with worlds or parallel=root)");
+  if (options_.batch < 1 || options_.batch > MctsOptions::kMaxBatch)
+    throw std::invalid_argument("mcts: batch " + range_text(1, MctsOptions::kMaxBatch) + ", got " + std::to_string(options_.batch));
+  if (options_.network) {
+    const auto refuse = [](const std::string& what) {
+      throw std::invalid_argument("mcts: a network (net=) cannot be combined with " + what);
+    };
+    if (options_.determinizations > 0) refuse("worlds (determinized search): it searches one tree");
+    if (options_.threads > 1 && options_.parallel == MctsOptions::Parallel::kRoot) refuse("parallel=root: its workers share one tree");
+    if (options_.leaf != MctsOptions::Leaf::kEval) refuse("leaf=rollout or leaf=truncated: the network values the leaves");
+    if (options_.evaluator) refuse("an evaluator (eval=): the network values the leaves");
+    if (options_.policy) refuse("a policy (policy=): the network gives the priors");
+    if (options_.reward == MctsOptions::Reward::kWin) refuse("reward=win: the network's values are score margins");
+    options_.chance = MctsOptions::Chance::kFull;  // the network reads the tile in hand
+    options_.reward_scale = options_.network->reward_scale();
+  }
+}
+
+void MctsPlayer::check_rules(const Rules& rules) const {
+  if (options_.network) return options_.network->check_rules(rules);
+  evaluator_->check_rules(rules);
+  if (options_.policy) options_.policy->check_rules(rules);  // set when priors are used
 }
 
 MctsPlayer::~MctsPlayer() = default;
@@ -398,7 +560,11 @@ std::unique_ptr<MctsPlayer::Tree> MctsPlayer::reuse_subtree(const State& state, 
 // All workers on one shared tree, which is kept for reuse and inspection.
 std::vector<MctsPlayer::ChildStats> MctsPlayer::search_tree(std::unique_ptr<Tree> tree, Budget budget,
                                                             std::chrono::steady_clock::time_point start) {
-  Search search(options_, *evaluator_, *tree, nullptr);
+  if (options_.network && net_scratch_.empty())
+    for (int w = 0; w < std::max(1, options_.threads); ++w)
+      net_scratch_.push_back(std::make_unique<NetScratch>(*options_.network, options_.batch, tree->root_state));
+  Search search(options_, *evaluator_, *tree, nullptr, &net_scratch_);
+  if (options_.network) search.prepare_root();
   const Node* chosen = nullptr;
   if (options_.gumbel > 0) {
     chosen = sequential_halving(search, *tree, budget, start);
@@ -672,6 +838,7 @@ std::string MctsPlayer::verify_tree() const {
     if (n->virtual_loss.load() != 0) return where + ": virtual loss " + std::to_string(n->virtual_loss.load()) + " left";
     const uint8_t e = n->expansion.load();
     if (e == Node::kExpanding) return where + ": still marked as being expanded";
+    if (e == Node::kPending) return where + ": still pending a network evaluation";
     if (e != Node::kExpanded) {
       if (n->children.load() != nullptr) return where + ": has children but is not expanded";
       continue;

@@ -113,7 +113,7 @@ std::string bot_spec_help() {
   return "bots are: random, greedy, heuristic[:eval=trained|handtuned|endnow|FILE.json], "
          "mcts[:iterations=N,ms=N,threads=N,parallel=tree|root,worlds=N,leaf=rollout|truncated|eval,turns=N,"
          "eval=trained|handtuned|endnow|FILE.json,c=X,scale=X,chance=full|sample,fpu=X,finish=0|1,reward=margin|win,puct=0|1,policy=trained|oneply|FILE.json,temp=X,widen=X,widen_exp=X,gumbel=N,"
-         "reuse=0|1,max_nodes=N], expectimax[:depth=N,ms=N,evals=N,threads=N,prune=none|star1|star2,"
+         "reuse=0|1,max_nodes=N,net=FILE.json,batch=N], expectimax[:depth=N,ms=N,evals=N,threads=N,prune=none|star1|star2,"
          "eval=trained|handtuned|endnow|FILE.json,scale=X]";
 }
 
@@ -136,6 +136,7 @@ std::unique_ptr<Player> make_player(const std::string& spec, uint64_t seed) {
     o.seed = seed;
     bool iterations_given = false;
     bool one_ply_priors = false;
+    bool scale_given = false;
     double temperature = 5.0;
     apply_params(name, params, {
         {"iterations", [&](const std::string& v) { o.iterations = parse_int(v, 0, 1 << 30); iterations_given = true; }},
@@ -147,7 +148,7 @@ std::unique_ptr<Player> make_player(const std::string& spec, uint64_t seed) {
         {"turns", [&](const std::string& v) { o.rollout_turns = parse_int(v, 0, 1000); }},
         {"eval", [&](const std::string& v) { o.evaluator = make_evaluator(v); }},
         {"c", [&](const std::string& v) { o.exploration = parse_double(v, 0, 100); }},
-        {"scale", [&](const std::string& v) { o.reward_scale = parse_double(v, 1e-3, 1e6); }},
+        {"scale", [&](const std::string& v) { o.reward_scale = parse_double(v, 1e-3, 1e6); scale_given = true; }},
         {"reward", [&](const std::string& v) { o.reward = parse_choice<MctsOptions::Reward>(v, {{"margin", MctsOptions::Reward::kMargin}, {"win", MctsOptions::Reward::kWin}}); }},
         {"chance", [&](const std::string& v) { o.chance = parse_choice<MctsOptions::Chance>(v, {{"full", MctsOptions::Chance::kFull}, {"sample", MctsOptions::Chance::kSample}}); }},
         {"finish", [&](const std::string& v) { o.finish_turn = parse_int(v, 0, 1); }},
@@ -163,7 +164,14 @@ std::unique_ptr<Player> make_player(const std::string& spec, uint64_t seed) {
         {"gumbel", [&](const std::string& v) { o.gumbel = parse_int(v, 0, kMaxActions); }},
         {"reuse", [&](const std::string& v) { o.reuse_tree = parse_int(v, 0, 1); }},
         {"max_nodes", [&](const std::string& v) { o.max_nodes = static_cast<size_t>(parse_int(v, 1000, MctsOptions::kMaxNodes)); }},
+        {"net", [&](const std::string& v) {
+          if (v == "trained") throw std::invalid_argument("no shipped network yet: give a weight file FILE.json");
+          if (!v.ends_with(".json")) throw std::invalid_argument("networks are weight files FILE.json");
+          o.network = load_network(v);
+        }},
+        {"batch", [&](const std::string& v) { o.batch = parse_int(v, 1, MctsOptions::kMaxBatch); }},
     });
+    if (o.network && scale_given) throw std::invalid_argument("bot mcts: scale cannot be combined with net (the network's reward_scale is used)");
     if (one_ply_priors) o.policy = std::make_shared<OnePlyPolicy>(o.evaluator ? o.evaluator : make_evaluator("trained"), temperature);
     if (o.milliseconds > 0 && !iterations_given) o.iterations = 0;  // "ms=1000" alone: time only
     if (o.iterations <= 0 && o.milliseconds <= 0) throw std::invalid_argument("bot mcts needs iterations > 0 or ms > 0");

@@ -21,6 +21,7 @@ void init_errors(py::module_& m);  // RulesError; C++ exceptions' text made vali
 void init_game(py::module_& m);     // Rules, Action, State, Dealer, records (game.cpp)
 void init_players(py::module_& m);  // players, evaluators, batch play (players.cpp)
 void init_encoding(py::module_& m);     // the board encoding and the vectorized environment (encoding.cpp)
+void init_network(py::module_& m);      // policy-value networks (network.cpp)
 // Wraps every function and method of the module so that arguments pybind11 cannot convert get a TypeError
 // (ValueError for an integer out of range) naming the argument and the type expected (errors.cpp). Last.
 void check_arguments(py::module_& m);

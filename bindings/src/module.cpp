@@ -9,5 +9,6 @@ PYBIND11_MODULE(_meeple, m) {
   meeple::python::init_game(m);
   meeple::python::init_players(m);
   meeple::python::init_encoding(m);
+  meeple::python::init_network(m);
   meeple::python::check_arguments(m);
 }

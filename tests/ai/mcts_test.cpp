@@ -327,7 +327,7 @@ TEST(Mcts, BotSpecsAreCheckedWithClearErrors) {
   EXPECT_EQ(message("mcts:c=fast"), "bot mcts: bad value 'fast' for c: not a number");
   EXPECT_EQ(message("mcts:threads=0"), "bot mcts: bad value '0' for threads: must be 1 to 256");
   EXPECT_EQ(message("greedy:iterations=3"), "unknown parameter 'iterations' of bot greedy; its parameters are none");
-  EXPECT_NE(message("mcts:depth=3").find("unknown parameter 'depth' of bot mcts; its parameters are c, chance, eval, finish, fpu, gumbel, iterations"), std::string::npos);
+  EXPECT_NE(message("mcts:depth=3").find("unknown parameter 'depth' of bot mcts; its parameters are batch, c, chance, eval, finish, fpu, gumbel, iterations"), std::string::npos);
   EXPECT_NE(message("mcts:eval=nope").find("unknown evaluator 'nope'"), std::string::npos);
   EXPECT_NE(message("alphazero").find("unknown bot 'alphazero'; bots are: random, greedy, heuristic"), std::string::npos);
   EXPECT_EQ(message("mcts:iterations=0"), "bot mcts needs iterations > 0 or ms > 0");

@@ -1,5 +1,5 @@
-// Proves that legal-move generation, chance outcomes, apply, the evaluators and the policy networks never
-// touch the heap: global operator new is replaced by a counting one, and whole random games are played
+// Proves that legal-move generation, chance outcomes, apply, the evaluators, the policy networks, the
+// policy-value networks' batches and the simulations of a search with one never touch the heap: global operator new is replaced by a counting one, and whole random games are played
 // inside the counted window.
 #include <gtest/gtest.h>
 
@@ -9,6 +9,8 @@
 
 #include "meeple/ai/encoding.h"
 #include "meeple/ai/evaluator.h"
+#include "meeple/ai/mcts.h"
+#include "meeple/ai/network.h"
 #include "meeple/ai/player.h"
 #include "meeple/ai/policy.h"
 #include "meeple/random.h"
@@ -164,6 +166,85 @@ TEST(Allocation, NoHeapAllocationInTheEncoding) {
   counting = false;
   EXPECT_EQ(allocations.load(), before) << "heap allocations while encoding";
   EXPECT_GT(ids, 0);
+}
+
+// A policy-value network evaluates batches in its workspace: positions of whole games (decisions with
+// their priors, tile draws), the spec's default size, every expansion with 3 players.
+TEST(Allocation, NoHeapAllocationInNetworkBatches) {
+  Rules rules;
+  rules.players = 3;
+  rules.expansions = kRiver2 | kCount | kKingRobber | kCultPlaces | kAbbeyMayor;
+  const PolicyValueNet net = PolicyValueNet::from_json(random_network_json(rules, NetworkShape{}, 1), "random");
+  constexpr int kBatch = 8;
+  PolicyValueNet::Workspace workspace(net, kBatch);
+  std::vector<State> states;
+  std::vector<ActionList> actions(kBatch);
+  std::vector<std::array<float, kMaxActions>> priors(kBatch);
+  std::vector<PlayerValues> values(kBatch);
+  std::vector<PolicyValueNet::Query> queries(kBatch);
+  for (uint64_t seed = 1; seed <= 3; ++seed) {
+    Dealer dealer(seed);
+    RandomPlayer bot(seed);
+    State s(rules);
+    while (!s.is_terminal()) {
+      states.push_back(s);
+      s.apply(s.is_chance() ? dealer.deal(s) : bot.choose(s));
+    }
+  }
+  double sum = 0;
+  const long before = allocations.load();
+  for (size_t first = 0; first + kBatch <= states.size(); first += kBatch) {
+    counting = true;
+    for (int i = 0; i < kBatch; ++i) {
+      const State& s = states[first + static_cast<size_t>(i)];
+      if (!s.is_chance()) s.legal_actions(actions[static_cast<size_t>(i)]);
+      queries[static_cast<size_t>(i)] = {&s, s.is_chance() ? nullptr : &actions[static_cast<size_t>(i)], priors[static_cast<size_t>(i)].data(),
+                                         &values[static_cast<size_t>(i)]};
+    }
+    net.evaluate(queries, workspace);
+    counting = false;
+    sum += values[0][0] + priors[kBatch - 1][0];
+  }
+  EXPECT_EQ(allocations.load(), before) << "heap allocations while evaluating batches";
+  EXPECT_NE(sum, 0);
+}
+
+// A search allocates per search (its tree's first block of nodes, root statistics), never per simulation:
+// 2,000 simulations allocate no more than 100 (up to the node blocks a bigger tree takes), with a network
+// and with the default guided search.
+TEST(Allocation, NoHeapAllocationPerSimulation) {
+  Rules rules;
+  const auto net = std::make_shared<const PolicyValueNet>(PolicyValueNet::from_json(random_network_json(rules, NetworkShape{}, 1), "random"));
+  Dealer dealer(3);
+  RandomPlayer bot(3);
+  State s(rules);
+  for (int i = 0; i < 30; ++i) s.apply(s.is_chance() ? dealer.deal(s) : bot.choose(s));
+  while (s.is_chance()) s.apply(dealer.deal(s));
+  for (const int batch : {8, 1, 0}) {  // 0: the guided search, no network
+    SCOPED_TRACE(batch ? "network, batch " + std::to_string(batch) : "guided");
+    const auto search = [&](int iterations) {
+      MctsOptions o;
+      if (batch) {
+        o.network = net;
+        o.batch = batch;
+      }
+      o.iterations = iterations;
+      o.reuse_tree = false;
+      MctsPlayer player(o);
+      (void)player.choose(s);  // the player's workspaces, the shipped weights' parse
+      const long before = allocations.load();
+      counting = true;
+      (void)player.choose(s);
+      counting = false;
+      EXPECT_EQ(player.verify_tree(), "");
+      // A node block holds 32,768 nodes (MctsPlayer::NodeArena).
+      return std::make_pair(allocations.load() - before, player.last_nodes() / 32768);
+    };
+    const auto [few, few_blocks] = search(100);
+    const auto [many, many_blocks] = search(2000);
+    EXPECT_GT(few, 0);  // the tree itself
+    EXPECT_LE(many - few, many_blocks - few_blocks + 1) << few << " allocations for 100 simulations, " << many << " for 2000";
+  }
 }
 
 }  // namespace

@@ -221,6 +221,7 @@ def sample_values():
         "Evaluator": trained, "TrainedEvaluator": trained, "FittedEvaluator": trained.weights_for(rules),
         "LinearEvaluator": trained.weights_for(rules), "record": meeple.RecordBuilder(rules).finish(meeple.State(rules)),
         "PolicyNet": meeple.PolicyNet.from_json(model.to_json(rules, name="t")),
+        "PolicyValueNet": meeple.PolicyValueNet.from_json(meeple.random_network_json(rules, channels=2, flat_hidden=2, global_hidden=2)),
         # arrays by the name of the argument that takes them, of the shapes it takes (those of 2 players, 2 envs)
         "Encoding": encoding, "VectorEnvCore": envs._core, "out": envs._out, "actions": np.zeros(2, np.int64),
         "planes": planes, "flat": flat, "tensor": np.zeros(encoding.tensor_size, np.float32),

@@ -31,6 +31,7 @@ from ._meeple import (
     MlpEvaluator,
     Player,
     PolicyNet,
+    PolicyValueNet,
     RecordBuilder,
     Rules,
     RulesError,
@@ -41,9 +42,11 @@ from ._meeple import (
     action_json,
     generate_policy_data,
     generate_selfplay,
+    load_network,
     make_evaluator,
     make_player,
     play_games,
+    random_network_json,
     replay,
     schedule,
     tile_geometry,
@@ -59,7 +62,7 @@ from .viewer import viewer_html, write_viewer
 
 __all__ = [
     "ACTION_ID_BLOCKS", "ENCODING_VERSION", "NUM_ACTION_IDS", "WINDOW", "Encoding",
-    "ACTION_FEATURE_NAMES", "PolicyNet", "action_features", "action_json", "generate_policy_data",
+    "ACTION_FEATURE_NAMES", "PolicyNet", "PolicyValueNet", "load_network", "random_network_json", "action_features", "action_json", "generate_policy_data",
     "FEATURE_NAMES", "MAX_PLAYERS", "PHASES", "SCORE_CATEGORIES", "Action", "Dealer", "Evaluator", "FittedEvaluator",
     "LinearEvaluator", "MlpEvaluator", "Player", "TrainedEvaluator",
     "RecordBuilder", "Rules", "RulesError", "State",

@@ -13,6 +13,12 @@
 // random stream and node arena, so the hot path takes no lock. Root parallelism (independent trees, root
 // visits summed) and determinized search (sampled tile orders, votes summed) are the alternatives.
 // With one thread and a fixed seed, every choice is reproducible.
+//
+// With a policy-value network (network.h) instead of the evaluator and the policy, each worker descends up
+// to `batch` times before it evaluates, its virtual losses steering each descent away from the leaves
+// already chosen; the leaves go to the network in one call, are expanded with the priors of that call and
+// backed up. A leaf waiting for its evaluation is claimed (pending): a descent that reaches it in the
+// meantime (a collision) takes its visits back and does not count towards the budget.
 #pragma once
 
 #include <atomic>
@@ -22,6 +28,7 @@
 #include <vector>
 
 #include "meeple/ai/evaluator.h"
+#include "meeple/ai/network.h"
 #include "meeple/ai/player.h"
 #include "meeple/ai/policy.h"
 
@@ -73,6 +80,14 @@ struct MctsOptions {
   // Determinized search (0: off): this many sampled tile orders, one tree each, root visits summed.
   int determinizations = 0;
   static constexpr int kMaxDeterminizations = 64;  // each tree starts with a block of nodes (about 1.8 MB)
+  // A policy-value network: it values every leaf that is not a finished game (a decision or a tile draw:
+  // the network reads the tile in hand, so every drawn tile is a leaf of its own, chance=full) and gives
+  // the priors of the decisions, in place of the evaluator, finish_turn and the policy. Its reward_scale
+  // replaces this one (its values are tanh(margin / its scale)). Tree search only (no worlds,
+  // parallel=root, other leaf kinds or reward=win).
+  std::shared_ptr<const PolicyValueNet> network;
+  int batch = 8;  // with a network: leaves each worker gathers per network call
+  static constexpr int kMaxBatch = 256;
   // Keep the subtree of the actions observed since the last choice (tree search only).
   bool reuse_tree = true;
   // Beyond this many nodes (all trees together), leaves are no longer expanded: memory stays below
@@ -90,10 +105,7 @@ class MctsPlayer : public Player {
   Action choose(const State& state) override;
   Action choose(const State& state, Budget budget);
   void observe(Action a) override;
-  void check_rules(const Rules& rules) const override {
-    evaluator_->check_rules(rules);
-    if (options_.policy) options_.policy->check_rules(rules);  // set when priors are used
-  }
+  void check_rules(const Rules& rules) const override;
 
   // Statistics of the last search: for tests and tools.
   struct RootChild {
@@ -144,6 +156,7 @@ class MctsPlayer : public Player {
   class NodeArena;
   struct Tree;
   class Search;
+  struct NetScratch;
   struct ChildStats {  // a root child's statistics, summed over trees
     Action action = Action::none();
     int visits = 0;
@@ -160,6 +173,7 @@ class MctsPlayer : public Player {
   Rng rng_;
   std::shared_ptr<const Evaluator> evaluator_;
   std::unique_ptr<Tree> tree_;        // the last tree (kept for reuse and verify_tree)
+  std::vector<std::unique_ptr<NetScratch>> net_scratch_;  // with a network: each worker's, kept between searches
   std::vector<Action> observed_;      // actions applied since the last search
   std::vector<RootChild> last_root_;
   int last_iterations_ = 0;
