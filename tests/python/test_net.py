@@ -112,3 +112,73 @@ def test_linear_value_error_reads_the_shipped_weights(positions):
     assert 0 < err < 1
     assert net.linear_value_error(positions, idx, np.zeros_like(w)) == pytest.approx(
         float(np.mean(positions.value_target ** 2)), rel=1e-5)  # a constant estimate: values 0
+
+
+def game_positions(rules, seed, every=2):
+    """Every `every`-th unfinished position (decisions and tile draws) of a random game."""
+    import random
+
+    state, dealer, rng, n = meeple.State(rules), meeple.Dealer(seed), random.Random(seed), 0
+    while not state.is_terminal:
+        n += 1
+        if n % every == 0:
+            yield state.copy()
+        state.apply(dealer.deal(state) if state.is_chance else rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("players, expansions, hand, residual", [
+    (2, [], True, 1), (2, [], False, 0), (3, ["river2", "count", "king_robber", "cult_places", "abbey_mayor"], True, 2)])
+def test_jax_and_cpp_compute_the_same_net(players, expansions, hand, residual):
+    """The framework and the search evaluate one weight file alike (to 1e-4): values of every seat and the
+    logit of every legal action, at decisions and tile draws of whole games, and the C++ priors are the
+    softmax of the JAX logits."""
+    rules = meeple.Rules(players=players, expansions=expansions)
+    text = meeple.random_network_json(rules, seed=players + residual, channels=16, residual=residual, flat_hidden=24,
+                                      global_hidden=20, hand_features=hand)
+    params, config, _ = net.from_json(text)
+    model = net.make_model(config, players)
+    cpp = meeple.PolicyValueNet.from_json(text, "random")
+    states = [s for seed in (11, 12) for s in game_positions(rules, seed)]
+    values, logits = net.outputs(model, params, states, hand_features=hand)
+    compared = 0
+    for k, s in enumerate(states):
+        cpp_values, cpp_logits = cpp.evaluate(s)
+        assert np.allclose(cpp_values, values[k], atol=1e-4), k
+        if s.is_chance:
+            continue
+        ids = [meeple.Encoding.id_of(s, a) for a in s.legal_actions()]
+        assert np.allclose(cpp_logits[ids], logits[k], atol=1e-4), k
+        p = np.exp(logits[k] - logits[k].max())
+        assert np.allclose(cpp.priors(s), p / p.sum(), atol=1e-4), k
+        compared += len(ids)
+    assert compared > 1000
+    assert np.std(values) > 0.01  # not a degenerate net that says the same everywhere
+
+
+def test_train_net_runs_generations_and_resumes(tmp_path, monkeypatch):
+    config = net.LoopConfig(rules="players=2", generations=1, teacher="mcts:iterations=20", teacher_games=3, games=2,
+                            selfplay="mcts:net={net},iterations=20", match="mcts:net={net},iterations=20", window=2,
+                            epochs=1, batch=32, net=TINY, batch_pairs=1, max_pairs=1, workers=2, seed=5)
+    rows = net.train_net(tmp_path, config, progress=False, log=lambda *_: None)
+    assert [r["generation"] for r in rows] == ["0", "1"]
+    assert rows[0]["verdict"] == "first" and rows[0]["best"] == "net-000.json"
+    assert int(rows[1]["match_games"]) == 2 and rows[1]["best"] in ("net-000.json", "net-001.json")
+    for name in ("data-000.npz", "data-001.npz", "net-000.json", "net-001.json", "match-001.jsonl",
+                 "generations.csv", "generations.png", "best.json"):
+        assert (tmp_path / name).exists(), name
+    assert float(rows[0]["linear_value"]) > 0 and float(rows[1]["cpu_hours"]) > float(rows[0]["cpu_hours"])
+    best = meeple.load_network(str(tmp_path / "best.json"))
+    best.check_rules(RULES)
+    # A rerun finds every generation done: nothing is played or trained again.
+    monkeypatch.setattr(net, "fit", lambda *a, **k: pytest.fail("trained again"))
+    assert net.train_net(tmp_path, config, progress=False, log=lambda *_: None) == rows
+    # One more generation continues from the files: only generation 2 is new.
+    monkeypatch.undo()
+    more = net.train_net(tmp_path, dataclasses_replace(config, generations=2), progress=False, log=lambda *_: None)
+    assert more[:2] == rows and more[2]["generation"] == "2"
+
+
+def dataclasses_replace(config, **changes):
+    import dataclasses
+
+    return dataclasses.replace(config, **changes)

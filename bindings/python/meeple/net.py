@@ -503,6 +503,7 @@ class LoopConfig:
     generations: int = 6
     games: int = 200                  # self-play games per generation
     teacher: str = "mcts"             # generation 0's self-play: today's search, distilled
+    teacher_games: int = 600          # generation 0's games
     selfplay: str = "mcts:net={net},iterations=800"
     match: str = "mcts:net={net},iterations=800"
     window: int = 4                   # generations of data trained on (the replay buffer)
@@ -556,7 +557,8 @@ def train_net(out, config: LoopConfig = LoopConfig(), *, progress: bool = True, 
         started = cpu_hours()
         data_path = os.path.join(out, f"data-{g:03d}.npz")
         bot = config.teacher if g == 0 else config.selfplay.format(net=os.path.join(out, best))
-        policy.generate(data_path, rules, bot, config.games, seed=config.seed + 100_000 * g, workers=config.workers,
+        games = config.teacher_games if g == 0 else config.games
+        policy.generate(data_path, rules, bot, games, seed=config.seed + 100_000 * g, workers=config.workers,
                         progress=progress, backend=config.backend, address=config.address, batch=config.ray_batch,
                         observations=True)
         paths = [os.path.join(out, f"data-{k:03d}.npz") for k in range(max(0, g - config.window + 1), g + 1)]
@@ -575,7 +577,7 @@ def train_net(out, config: LoopConfig = LoopConfig(), *, progress: bool = True, 
         model = make_model(config.net, positions.players)
         valid = evaluate_loss(model, params, positions, valid_idx, config.net)
         linear = shipped_linear_weights(rules)
-        row = {"generation": g, "games": config.games, "positions": positions.size, "valid_policy": valid[0],
+        row = {"generation": g, "games": games, "positions": positions.size, "valid_policy": valid[0],
                "valid_value": valid[1], "valid_agree": valid[2],
                "linear_value": "" if linear is None else linear_value_error(positions, valid_idx, linear, config.net.reward_scale)}
         if best is None:
