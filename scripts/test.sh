@@ -57,4 +57,4 @@ rm -rf "$fuzz_out"
 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMEEPLE_SANITIZE=thread -DMEEPLE_BUILD_BENCH=OFF
 cmake --build build-tsan -j "$jobs" --target meeple_tests
 TSAN_OPTIONS="halt_on_error=1 exitcode=66" build-tsan/bin/meeple_tests \
-  --gtest_filter='Mcts.TreeParallel*:Mcts.RootParallel*:Mcts/EverySearch.CompletesACityForPointsTwoPlayers/*:Expectimax.TwoThreads*:Policy.TwoThreads*'
+  --gtest_filter='Mcts.TreeParallel*:Mcts.RootParallel*:Mcts/EverySearch.CompletesACityForPointsTwoPlayers/*:Expectimax.TwoThreads*:Policy.TwoThreads*:Network.TwoThreads*'

@@ -503,17 +503,19 @@ TEST(Network, OneThreadWithASeedIsReproducible) {
   EXPECT_GT(first.size(), 50u);
 }
 
-// The Gumbel root and a time budget work with a network too; a node cap stops expansion, not the search.
-TEST(Network, MctsWithGumbelTimeAndNodeCap) {
+// Two threads on one tree, each with its batch of pending leaves (collisions between them included), with
+// the Gumbel root, a time budget and a node cap too: the tree stays consistent and the budget is exact.
+TEST(Network, TwoThreadsKeepTheTreeConsistent) {
   const Rules rules = rules_with(2);
   const auto net = random_net(rules, shape_of(4, 1, 8, 8, true), 5);
   const State s = testing::random_position(rules, 3, 24);
-  for (const char* setting : {"gumbel", "time", "cap"}) {
+  for (const char* setting : {"plain", "gumbel", "time", "cap"}) {
     SCOPED_TRACE(setting);
     MctsOptions o;
     o.network = net;
     o.threads = 2;
-    o.iterations = 600;
+    o.batch = 16;
+    o.iterations = 1500;
     if (std::string(setting) == "gumbel") o.gumbel = 4;
     if (std::string(setting) == "time") {
       o.iterations = 0;
@@ -524,7 +526,7 @@ TEST(Network, MctsWithGumbelTimeAndNodeCap) {
     EXPECT_TRUE(s.is_legal(bot.choose(s)));
     EXPECT_EQ(bot.verify_tree(), "");
     if (o.iterations > 0) {
-      EXPECT_EQ(bot.last_iterations(), 600);
+      EXPECT_EQ(bot.last_iterations(), 1500);
     } else {
       EXPECT_GT(bot.last_iterations(), 0);
     }
