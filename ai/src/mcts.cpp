@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <random>
 #include <thread>
 
 #include "meeple/checked.h"
@@ -484,6 +485,12 @@ MctsPlayer::MctsPlayer(MctsOptions options)
     throw std::invalid_argument("mcts: max_nodes " + range_text(0, MctsOptions::kMaxNodes) + " (memory), got " + std::to_string(options_.max_nodes));
   if (options_.gumbel > 0 && (options_.determinizations > 0 || (options_.threads > 1 && options_.parallel == MctsOptions::Parallel::kRoot)))
     throw std::invalid_argument("mcts: gumbel needs tree search (it cannot be combined with worlds or parallel=root)");
+  if (!(options_.root_noise >= 0) || !(options_.noise_weight >= 0 && options_.noise_weight <= 1) ||
+      !(options_.play_temperature >= 0) || options_.play_temperature_tiles < 0)
+    throw std::invalid_argument("mcts: root_noise and play_temperature must be >= 0, noise_weight in [0, 1], "
+                                "play_temperature_tiles >= 0");
+  if (options_.root_noise > 0 && !options_.network)
+    throw std::invalid_argument("mcts: root noise (noise=) needs a network (net=): it mixes into the network's root priors");
   if (options_.batch < 1 || options_.batch > MctsOptions::kMaxBatch)
     throw std::invalid_argument("mcts: batch " + range_text(1, MctsOptions::kMaxBatch) + ", got " + std::to_string(options_.batch));
   if (options_.network) {
@@ -564,7 +571,10 @@ std::vector<MctsPlayer::ChildStats> MctsPlayer::search_tree(std::unique_ptr<Tree
     for (int w = 0; w < std::max(1, options_.threads); ++w)
       net_scratch_.push_back(std::make_unique<NetScratch>(*options_.network, options_.batch, tree->root_state));
   Search search(options_, *evaluator_, *tree, nullptr, &net_scratch_);
-  if (options_.network) search.prepare_root();
+  if (options_.network) {
+    search.prepare_root();
+    if (options_.root_noise > 0) add_root_noise(*tree->root);
+  }
   const Node* chosen = nullptr;
   if (options_.gumbel > 0) {
     chosen = sequential_halving(search, *tree, budget, start);
@@ -577,7 +587,7 @@ std::vector<MctsPlayer::ChildStats> MctsPlayer::search_tree(std::unique_ptr<Tree
   const Node& root = *tree_->root;
   for (int i = 0; i < (root.expansion.load() == Node::kExpanded ? root.num_children : 0); ++i) {
     const Node& c = root.children.load()[i];
-    stats.push_back({c.action, c.visits.load(), c.value[me].load()});
+    stats.push_back({c.action, c.visits.load(), c.value[me].load(), c.prior});
   }
   gumbel_choice_ = chosen ? chosen->action : Action::none();
   return stats;
@@ -715,6 +725,7 @@ std::vector<MctsPlayer::ChildStats> MctsPlayer::search_forest(const State& state
       stats[static_cast<size_t>(i)].action = children[i].action;
       stats[static_cast<size_t>(i)].visits += children[i].visits.load();
       stats[static_cast<size_t>(i)].value += children[i].value[me].load();
+      stats[static_cast<size_t>(i)].prior = children[i].prior;  // the same in every tree
     }
   }
   tree_ = std::move(forest[0]);
@@ -729,7 +740,7 @@ Action MctsPlayer::final_choice(const State& state, const std::vector<ChildStats
   int best = -1;
   for (const ChildStats& c : stats) {
     const double mean = c.visits ? c.value / c.visits : -1.0;
-    last_root_.push_back(RootChild{c.action, c.visits, mean});
+    last_root_.push_back(RootChild{c.action, c.visits, mean, c.prior});
     last_iterations_ += c.visits;
     const RootChild& b = last_root_[static_cast<size_t>(std::max(best, 0))];
     if (best < 0 || c.visits > b.visits || (c.visits == b.visits && mean > b.mean)) best = static_cast<int>(last_root_.size()) - 1;
@@ -740,7 +751,40 @@ Action MctsPlayer::final_choice(const State& state, const std::vector<ChildStats
     state.legal_actions(actions);
     return actions[0];
   }
+  if (options_.play_temperature > 0 &&
+      (options_.play_temperature_tiles == 0 || state.num_tiles() < options_.play_temperature_tiles)) {
+    // Weights relative to the most visited child's, so that a low temperature cannot overflow.
+    const double most = last_root_[static_cast<size_t>(best)].visits;
+    double total = 0;
+    for (const RootChild& c : last_root_) total += std::pow(c.visits / most, 1 / options_.play_temperature);
+    double r = rng_.uniform() * total;
+    for (const RootChild& c : last_root_) {
+      r -= std::pow(c.visits / most, 1 / options_.play_temperature);
+      if (r < 0 && c.visits > 0) return c.action;
+    }
+  }
   return last_root_[static_cast<size_t>(best)].action;
+}
+
+// Dirichlet noise by normalised Gamma draws (the standard construction), mixed into the root's priors.
+void MctsPlayer::add_root_noise(Node& root) {
+  if (root.expansion.load() != Node::kExpanded || root.chance) return;
+  Node* children = root.children.load();
+  struct Bits {  // std::gamma_distribution's generator: the player's own stream, so a seed replays a game
+    Rng& rng;
+    using result_type = uint64_t;
+    static constexpr uint64_t min() { return 0; }
+    static constexpr uint64_t max() { return ~uint64_t{0}; }
+    uint64_t operator()() { return rng.next(); }
+  } bits{rng_};
+  std::gamma_distribution<double> gamma(options_.root_noise, 1.0);
+  std::array<double, kMaxActions> noise;
+  double sum = 0;
+  for (int i = 0; i < root.num_children; ++i) sum += noise[static_cast<size_t>(i)] = gamma(bits);
+  if (!(sum > 0)) return;  // every draw underflowed (a tiny alpha): no noise this time
+  const double w = options_.noise_weight;
+  for (int i = 0; i < root.num_children; ++i)
+    children[i].prior = static_cast<float>((1 - w) * children[i].prior + w * noise[static_cast<size_t>(i)] / sum);
 }
 
 void MctsPlayer::copy_subtree(const Node& from, Node& to, Tree& tree) {

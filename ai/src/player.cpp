@@ -113,7 +113,7 @@ std::string bot_spec_help() {
   return "bots are: random, greedy, heuristic[:eval=trained|handtuned|endnow|FILE.json], "
          "mcts[:iterations=N,ms=N,threads=N,parallel=tree|root,worlds=N,leaf=rollout|truncated|eval,turns=N,"
          "eval=trained|handtuned|endnow|FILE.json,c=X,scale=X,chance=full|sample,fpu=X,finish=0|1,reward=margin|win,puct=0|1,policy=trained|oneply|FILE.json,temp=X,widen=X,widen_exp=X,gumbel=N,"
-         "reuse=0|1,max_nodes=N,net=FILE.json,batch=N], expectimax[:depth=N,ms=N,evals=N,threads=N,prune=none|star1|star2,"
+         "reuse=0|1,max_nodes=N,net=FILE.json,batch=N,noise=X,noise_weight=X,play_temp=X,play_temp_tiles=N], expectimax[:depth=N,ms=N,evals=N,threads=N,prune=none|star1|star2,"
          "eval=trained|handtuned|endnow|FILE.json,scale=X]";
 }
 
@@ -170,6 +170,10 @@ std::unique_ptr<Player> make_player(const std::string& spec, uint64_t seed) {
           o.network = load_network(v);
         }},
         {"batch", [&](const std::string& v) { o.batch = parse_int(v, 1, MctsOptions::kMaxBatch); }},
+        {"noise", [&](const std::string& v) { o.root_noise = parse_double(v, 0, 100); }},
+        {"noise_weight", [&](const std::string& v) { o.noise_weight = parse_double(v, 0, 1); }},
+        {"play_temp", [&](const std::string& v) { o.play_temperature = parse_double(v, 0, 100); }},
+        {"play_temp_tiles", [&](const std::string& v) { o.play_temperature_tiles = parse_int(v, 0, 1000); }},
     });
     if (o.network && scale_given) throw std::invalid_argument("bot mcts: scale cannot be combined with net (the network's reward_scale is used)");
     if (one_ply_priors) o.policy = std::make_shared<OnePlyPolicy>(o.evaluator ? o.evaluator : make_evaluator("trained"), temperature);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <fstream>
 #include <limits>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -501,6 +502,104 @@ TEST(Network, OneThreadWithASeedIsReproducible) {
   EXPECT_EQ(play(first), play(second));
   EXPECT_EQ(first, second);
   EXPECT_GT(first.size(), 50u);
+}
+
+// Self-play exploration: root noise mixes Dirichlet noise into the network's root priors (still a
+// distribution, each at least (1 - weight) of the network's), and the play temperature draws the move
+// among the visited root actions while the board has fewer tiles than play_temperature_tiles.
+// A placement decision a few tiles into a random game, with several legal actions.
+State placement_decision(const Rules& rules) {
+  for (const State& s : positions(rules, 1))
+    if (s.phase() == Phase::kPlace && s.num_tiles() > 2) {
+      ActionList actions;
+      s.legal_actions(actions);
+      if (actions.size > 3) return s;
+    }
+  throw std::logic_error("no placement decision");
+}
+
+TEST(Network, RootNoiseMixesIntoTheNetworksPriors) {
+  const Rules rules = rules_with(2, 0);
+  const auto net = random_net(rules, shape_of(8, 1, 8, 8, true), 5);
+  const State s = placement_decision(rules);
+  ActionList actions;
+  s.legal_actions(actions);
+  ASSERT_GT(actions.size, 3);
+  std::vector<float> priors(static_cast<size_t>(actions.size));
+  std::vector<PlayerValues> values(1);
+  PolicyValueNet::Workspace workspace(*net, 1);
+  const PolicyValueNet::Query query{&s, &actions, priors.data(), &values[0]};
+  net->evaluate(std::span(&query, 1), workspace);
+  auto prior_of = [&](Action a) {
+    for (int i = 0; i < actions.size; ++i)
+      if (actions[i] == a) return priors[static_cast<size_t>(i)];
+    ADD_FAILURE() << "not a legal action";
+    return 0.0f;
+  };
+  MctsOptions o;
+  o.network = net;
+  o.iterations = 30;
+  MctsPlayer plain(o);
+  plain.choose(s);
+  for (const auto& c : plain.last_root()) EXPECT_NEAR(c.prior, prior_of(c.action), 1e-6);
+  o.root_noise = 0.3;
+  o.noise_weight = 0.4;
+  std::vector<double> first;
+  for (uint64_t seed : {1, 2}) {
+    o.seed = seed;
+    MctsPlayer noisy(o);
+    noisy.choose(s);
+    double sum = 0, moved = 0;
+    std::vector<double> these;
+    for (const auto& c : noisy.last_root()) {
+      sum += c.prior;
+      moved += std::abs(c.prior - prior_of(c.action));
+      EXPECT_GE(c.prior, 0.6 * prior_of(c.action) - 1e-6);
+      these.push_back(c.prior);
+    }
+    EXPECT_NEAR(sum, 1.0, 1e-5);
+    EXPECT_GT(moved, 0.05);
+    if (first.empty()) first = these; else EXPECT_NE(first, these);  // each seed its own noise
+  }
+  o.network = nullptr;
+  EXPECT_THROW(MctsPlayer{o}, std::invalid_argument);  // noise needs the network's priors
+}
+
+TEST(Network, PlayTemperatureDrawsAmongTheVisitedActions) {
+  const Rules rules = rules_with(2, 0);
+  const auto net = random_net(rules, shape_of(8, 1, 8, 8, true), 6);
+  const State s = placement_decision(rules);
+  MctsOptions o;
+  o.network = net;
+  o.iterations = 40;
+  o.play_temperature = 1.0;
+  std::set<uint64_t> chosen;
+  for (uint64_t seed = 1; seed <= 24; ++seed) {
+    o.seed = seed;
+    MctsPlayer bot(o);
+    const Action a = bot.choose(s);
+    int visits = -1, most = 0;
+    for (const auto& c : bot.last_root()) {
+      if (c.action == a) visits = c.visits;
+      most = std::max(most, c.visits);
+    }
+    EXPECT_GT(visits, 0);
+    chosen.insert(a.bits());
+  }
+  EXPECT_GT(chosen.size(), 1u);  // not always the most visited
+  // Past play_temperature_tiles tiles on the board: the most visited action again, for every seed.
+  o.play_temperature_tiles = s.num_tiles();
+  for (uint64_t seed = 1; seed <= 6; ++seed) {
+    o.seed = seed;
+    MctsPlayer bot(o);
+    const Action a = bot.choose(s);
+    int most = 0, visits = 0;
+    for (const auto& c : bot.last_root()) {
+      most = std::max(most, c.visits);
+      if (c.action == a) visits = c.visits;
+    }
+    EXPECT_EQ(visits, most);
+  }
 }
 
 // Two threads on one tree, each with its batch of pending leaves (collisions between them included), with

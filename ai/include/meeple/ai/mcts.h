@@ -88,6 +88,15 @@ struct MctsOptions {
   std::shared_ptr<const PolicyValueNet> network;
   int batch = 8;  // with a network: leaves each worker gathers per network call
   static constexpr int kMaxBatch = 256;
+  // Self-play exploration (AlphaZero). Root noise (0: off; with a network): before each search the root's
+  // priors are mixed with Dirichlet(root_noise) noise, weight noise_weight, so that every move of the game
+  // tries some actions the network would not. Play temperature (0: off): the move is drawn with
+  // probability proportional to visits^(1 / play_temperature) instead of taken as the most visited, while
+  // fewer than play_temperature_tiles tiles are on the board (0: the whole game).
+  double root_noise = 0;
+  double noise_weight = 0.25;
+  double play_temperature = 0;
+  int play_temperature_tiles = 0;
   // Keep the subtree of the actions observed since the last choice (tree search only).
   bool reuse_tree = true;
   // Beyond this many nodes (all trees together), leaves are no longer expanded: memory stays below
@@ -112,6 +121,7 @@ class MctsPlayer : public Player {
     Action action;
     int visits;
     double mean;  // for the player who chose
+    float prior;  // the search's prior (root noise included; 0 without priors)
   };
   const std::vector<RootChild>& last_root() const { return last_root_; }
   int last_iterations() const { return last_iterations_; }
@@ -161,6 +171,7 @@ class MctsPlayer : public Player {
     Action action = Action::none();
     int visits = 0;
     double value = 0;  // sum of the chooser's rewards
+    float prior = 0;
   };
   std::unique_ptr<Tree> reuse_subtree(const State& state, int workers);
   std::vector<ChildStats> search_tree(std::unique_ptr<Tree> tree, Budget budget, std::chrono::steady_clock::time_point start);
@@ -169,6 +180,7 @@ class MctsPlayer : public Player {
   const Node* sequential_halving(Search& search, Tree& tree, Budget budget, std::chrono::steady_clock::time_point start);
   Action final_choice(const State& state, const std::vector<ChildStats>& stats, Action chosen = Action::none());
   static void copy_subtree(const Node& from, Node& to, Tree& tree);
+  void add_root_noise(Node& root);
   MctsOptions options_;
   Rng rng_;
   std::shared_ptr<const Evaluator> evaluator_;
