@@ -157,7 +157,7 @@ def test_jax_and_cpp_compute_the_same_net(players, expansions, hand, residual):
 
 def test_train_net_runs_generations_and_resumes(tmp_path, monkeypatch):
     config = net.LoopConfig(rules="players=2", generations=1, teacher="mcts:iterations=20", teacher_games=3, games=2,
-                            selfplay="mcts:net={net},iterations=20", match="mcts:net={net},iterations=20", window=2,
+                            selfplay="mcts:net={net},iterations=20,noise=0.3,play_temp=1,play_temp_tiles=8", match="mcts:net={net},iterations=20", window=2,
                             epochs=1, batch=32, net=TINY, batch_pairs=1, max_pairs=1, workers=2, seed=5)
     rows = net.train_net(tmp_path, config, progress=False, log=lambda *_: None)
     assert [r["generation"] for r in rows] == ["0", "1"]

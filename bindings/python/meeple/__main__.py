@@ -77,7 +77,8 @@ def cmd_train_net(args) -> int:
     net = NetConfig(channels=args.channels, residual=args.residual, flat_hidden=args.flat_hidden,
                     global_hidden=args.global_hidden, hand_features=not args.no_hand_features).check()
     config = LoopConfig(rules=str(rules), generations=args.generations, games=args.games, teacher=args.teacher,
-                        teacher_games=args.teacher_games,                         selfplay=args.selfplay_bot, match=args.match_bot, window=args.window, epochs=args.epochs,
+                        teacher_games=args.teacher_games, selfplay=args.selfplay_bot, match=args.match_bot,
+                        window=args.window, epochs=args.epochs,
                         batch=args.batch_size, lr=args.lr, net=net, elo0=args.elo0, elo1=args.elo1,
                         batch_pairs=args.batch_pairs, max_pairs=args.max_pairs, workers=args.workers, seed=args.seed,
                         backend=args.backend, address=args.address, ray_batch=args.batch)
@@ -348,7 +349,8 @@ def main(argv=None) -> int:
     tn.add_argument("--games", type=number(1, MAX_GAMES), default=200, help="self-play games per generation")
     tn.add_argument("--teacher", default="mcts", help="generation 0's self-play bot (an mcts spec)")
     tn.add_argument("--teacher-games", type=number(1, MAX_GAMES), default=600, help="generation 0's self-play games")
-    tn.add_argument("--selfplay-bot", default="mcts:net={net},iterations=800", help="self-play bot template ({net}: the best net)")
+    tn.add_argument("--selfplay-bot", default="mcts:net={net},iterations=800,noise=0.3,play_temp=1,play_temp_tiles=8",
+                    help="self-play bot template ({net}: the best net; root noise and a play temperature for the first tiles)")
     tn.add_argument("--match-bot", default="mcts:net={net},iterations=800", help="gating match bot template")
     tn.add_argument("--window", type=number(1), default=4, help="train on this many latest generations' data")
     tn.add_argument("--epochs", type=number(1), default=3)

@@ -504,7 +504,7 @@ class LoopConfig:
     games: int = 200                  # self-play games per generation
     teacher: str = "mcts"             # generation 0's self-play: today's search, distilled
     teacher_games: int = 600          # generation 0's games
-    selfplay: str = "mcts:net={net},iterations=800"
+    selfplay: str = "mcts:net={net},iterations=800,noise=0.3,play_temp=1,play_temp_tiles=8"
     match: str = "mcts:net={net},iterations=800"
     window: int = 4                   # generations of data trained on (the replay buffer)
     epochs: int = 3
