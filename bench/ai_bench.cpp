@@ -22,6 +22,19 @@ namespace {
 // "guided": the default, PUCT with the shipped policy networks' priors; the others search by UCT.
 constexpr const char* kLeafNames[] = {"rollout", "truncated", "eval", "eval_endnow", "eval_plain", "guided"};
 
+// Searches from `root` with options `o` (a fresh tree each time), counting simulations and nodes.
+void search_from(benchmark::State& st, const State& root, MctsOptions o) {
+  o.reuse_tree = false;
+  MctsPlayer bot(o);
+  int64_t nodes = 0;
+  for (auto _ : st) {
+    benchmark::DoNotOptimize(bot.choose(root));
+    nodes += bot.last_nodes();
+  }
+  st.SetItemsProcessed(st.iterations() * o.iterations);
+  st.counters["nodes/sim"] = static_cast<double>(nodes) / static_cast<double>(st.iterations() * o.iterations);
+}
+
 // Positions of a 2-player base game with tile 11 (early: long games ahead) or 41 (middle: a larger
 // board to evaluate) in hand.
 void BM_Mcts(benchmark::State& st) {
@@ -38,15 +51,7 @@ void BM_Mcts(benchmark::State& st) {
   o.puct = leaf == 5;
   o.iterations = leaf == 0 ? 3000 : 30000;
   o.threads = static_cast<int>(st.range(1));
-  o.reuse_tree = false;
-  MctsPlayer bot(o);
-  int64_t nodes = 0;
-  for (auto _ : st) {
-    benchmark::DoNotOptimize(bot.choose(root));
-    nodes += bot.last_nodes();
-  }
-  st.SetItemsProcessed(st.iterations() * o.iterations);
-  st.counters["nodes/sim"] = static_cast<double>(nodes) / static_cast<double>(st.iterations() * o.iterations);
+  search_from(st, root, o);
   st.counters["bytes/node"] = static_cast<double>(MctsPlayer::node_bytes());
   st.SetLabel(std::string(kLeafNames[leaf]) + " simulations/s");
 }
@@ -73,15 +78,7 @@ void BM_NetMcts(benchmark::State& st) {
   o.batch = static_cast<int>(st.range(0));
   o.threads = static_cast<int>(st.range(1));
   o.iterations = 3000;
-  o.reuse_tree = false;
-  MctsPlayer bot(o);
-  int64_t nodes = 0;
-  for (auto _ : st) {
-    benchmark::DoNotOptimize(bot.choose(root));
-    nodes += bot.last_nodes();
-  }
-  st.SetItemsProcessed(st.iterations() * o.iterations);
-  st.counters["nodes/sim"] = static_cast<double>(nodes) / static_cast<double>(st.iterations() * o.iterations);
+  search_from(st, root, o);
   st.SetLabel("network simulations/s");
 }
 BENCHMARK(BM_NetMcts)

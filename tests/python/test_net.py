@@ -6,6 +6,7 @@ import pytest
 
 import meeple
 from meeple import net
+from test_network import positions as positions_of_game
 
 RULES = meeple.Rules(players=2)
 TINY = net.NetConfig(channels=8, residual=1, flat_hidden=8, global_hidden=8)
@@ -114,18 +115,6 @@ def test_linear_value_error_reads_the_shipped_weights(positions):
         float(np.mean(positions.value_target ** 2)), rel=1e-5)  # a constant estimate: values 0
 
 
-def game_positions(rules, seed, every=2):
-    """Every `every`-th unfinished position (decisions and tile draws) of a random game."""
-    import random
-
-    state, dealer, rng, n = meeple.State(rules), meeple.Dealer(seed), random.Random(seed), 0
-    while not state.is_terminal:
-        n += 1
-        if n % every == 0:
-            yield state.copy()
-        state.apply(dealer.deal(state) if state.is_chance else rng.choice(state.legal_actions()))
-
-
 @pytest.mark.parametrize("players, expansions, hand, residual", [
     (2, [], True, 1), (2, [], False, 0), (3, ["river2", "count", "king_robber", "cult_places", "abbey_mayor"], True, 2)])
 def test_jax_and_cpp_compute_the_same_net(players, expansions, hand, residual):
@@ -138,7 +127,7 @@ def test_jax_and_cpp_compute_the_same_net(players, expansions, hand, residual):
     params, config, _ = net.from_json(text)
     model = net.make_model(config, players)
     cpp = meeple.PolicyValueNet.from_json(text, "random")
-    states = [s for seed in (11, 12) for s in game_positions(rules, seed)]
+    states = [s for seed in (11, 12) for s in positions_of_game(rules, seed, every=2)]
     values, logits = net.outputs(model, params, states, hand_features=hand)
     compared = 0
     for k, s in enumerate(states):
