@@ -489,6 +489,8 @@ MctsPlayer::MctsPlayer(MctsOptions options)
       !(options_.play_temperature >= 0) || options_.play_temperature_tiles < 0)
     throw std::invalid_argument("mcts: root_noise and play_temperature must be >= 0, noise_weight in [0, 1], "
                                 "play_temperature_tiles >= 0");
+  if (options_.play_temperature > 0 && options_.gumbel > 0)
+    throw std::invalid_argument("mcts: play_temp cannot be combined with gumbel (the Gumbel root picks the move itself)");
   if (options_.root_noise > 0 && !options_.network)
     throw std::invalid_argument("mcts: root noise (noise=) needs a network (net=): it mixes into the network's root priors");
   if (options_.batch < 1 || options_.batch > MctsOptions::kMaxBatch)
@@ -770,7 +772,7 @@ Action MctsPlayer::final_choice(const State& state, const std::vector<ChildStats
 void MctsPlayer::add_root_noise(Node& root) {
   if (root.expansion.load() != Node::kExpanded || root.chance) return;
   Node* children = root.children.load();
-  struct Bits {  // std::gamma_distribution's generator: the player's own stream, so a seed replays a game
+  struct Bits {  // std::gamma_distribution's generator: the player's own stream, so a seed replays a game (with one standard library: its Gamma sampler is its own)
     Rng& rng;
     using result_type = uint64_t;
     static constexpr uint64_t min() { return 0; }

@@ -134,7 +134,7 @@ std::unique_ptr<Player> make_player(const std::string& spec, uint64_t seed) {
   if (name == "mcts") {
     MctsOptions o;
     o.seed = seed;
-    bool iterations_given = false;
+    bool iterations_given = false, noise_weight_given = false, play_temp_tiles_given = false;
     bool one_ply_priors = false;
     bool scale_given = false;
     double temperature = 5.0;
@@ -171,10 +171,12 @@ std::unique_ptr<Player> make_player(const std::string& spec, uint64_t seed) {
         }},
         {"batch", [&](const std::string& v) { o.batch = parse_int(v, 1, MctsOptions::kMaxBatch); }},
         {"noise", [&](const std::string& v) { o.root_noise = parse_double(v, 0, 100); }},
-        {"noise_weight", [&](const std::string& v) { o.noise_weight = parse_double(v, 0, 1); }},
+        {"noise_weight", [&](const std::string& v) { o.noise_weight = parse_double(v, 0, 1); noise_weight_given = true; }},
         {"play_temp", [&](const std::string& v) { o.play_temperature = parse_double(v, 0, 100); }},
-        {"play_temp_tiles", [&](const std::string& v) { o.play_temperature_tiles = parse_int(v, 0, 1000); }},
+        {"play_temp_tiles", [&](const std::string& v) { o.play_temperature_tiles = parse_int(v, 0, 1000); play_temp_tiles_given = true; }},
     });
+    if (noise_weight_given && o.root_noise == 0) throw std::invalid_argument("bot mcts: noise_weight needs noise=ALPHA (the noise it weighs)");
+    if (play_temp_tiles_given && o.play_temperature == 0) throw std::invalid_argument("bot mcts: play_temp_tiles needs play_temp=T");
     if (o.network && scale_given) throw std::invalid_argument("bot mcts: scale cannot be combined with net (the network's reward_scale is used)");
     if (one_ply_priors) o.policy = std::make_shared<OnePlyPolicy>(o.evaluator ? o.evaluator : make_evaluator("trained"), temperature);
     if (o.milliseconds > 0 && !iterations_given) o.iterations = 0;  // "ms=1000" alone: time only

@@ -388,6 +388,14 @@ TEST(Network, BotSpecsTakeANetwork) {
   EXPECT_EQ(message("mcts:net=" + path + ",policy=oneply"), refused + "a policy (policy=): the network gives the priors");
   EXPECT_EQ(message("mcts:net=" + path + ",reward=win"), refused + "reward=win: the network's values are score margins");
   EXPECT_EQ(message("mcts:net=" + path + ",scale=10"), "bot mcts: scale cannot be combined with net (the network's reward_scale is used)");
+  // Self-play exploration keys.
+  EXPECT_EQ(message("mcts:net=" + path + ",noise=0.3,noise_weight=0.5,play_temp=1,play_temp_tiles=8"), "accepted");
+  EXPECT_EQ(message("mcts:noise=0.3"), "mcts: root noise (noise=) needs a network (net=): it mixes into the network's root priors");
+  EXPECT_EQ(message("mcts:net=" + path + ",noise_weight=0.5"), "bot mcts: noise_weight needs noise=ALPHA (the noise it weighs)");
+  EXPECT_EQ(message("mcts:play_temp_tiles=8"), "bot mcts: play_temp_tiles needs play_temp=T");
+  EXPECT_EQ(message("mcts:play_temp=1,gumbel=4"), "mcts: play_temp cannot be combined with gumbel (the Gumbel root picks the move itself)");
+  EXPECT_EQ(message("mcts:net=" + path + ",noise_weight=2,noise=1").rfind("bot mcts: bad value '2' for noise_weight: must be 0", 0), 0u);
+  EXPECT_EQ(message("mcts:play_temp=-1").rfind("bot mcts: bad value '-1' for play_temp: must be 0", 0), 0u);
 }
 
 // (e) Whole games with a network at several batch sizes and thread counts: every choice legal, the tree

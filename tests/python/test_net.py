@@ -165,6 +165,12 @@ def test_train_net_runs_generations_and_resumes(tmp_path, monkeypatch):
     monkeypatch.undo()
     more = net.train_net(tmp_path, dataclasses_replace(config, generations=2), progress=False, log=lambda *_: None)
     assert more[:2] == rows and more[2]["generation"] == "2"
+    # Other settings in the same folder would mix two runs: refused before anything is played.
+    with pytest.raises(ValueError, match=r"other settings \(epochs: 1 then, 2 now\)"):
+        net.train_net(tmp_path, dataclasses_replace(config, epochs=2, generations=3), progress=False, log=print)
+    assert not (tmp_path / "data-003.npz").exists()
+    with pytest.raises(ValueError, match="2-player nets; these rules have 3 players"):
+        net.train_net(tmp_path / "three", dataclasses_replace(config, rules="players=3"), progress=False)
 
 
 def dataclasses_replace(config, **changes):

@@ -48,7 +48,7 @@ class NetConfig:
                 raise ValueError(f"net {name} must be an integer from 1 to 256, not {value!r}")
         if not isinstance(self.residual, int) or not 0 <= self.residual <= 8:
             raise ValueError(f"net residual must be an integer from 0 to 8, not {self.residual!r}")
-        if not self.reward_scale > 0:
+        if not (isinstance(self.reward_scale, (int, float)) and 0 < self.reward_scale < math.inf):
             raise ValueError(f"net reward_scale must be positive, not {self.reward_scale!r}")
         return self
 
@@ -121,6 +121,13 @@ def make_batch(planes, flat, encoding, pad_to: int | None = None) -> Batch:
 def action_rows(batch: Batch, sample: np.ndarray, ids: np.ndarray):
     """row_source for action rows (sample, id): where the logit of `id` at `sample` lies in the concatenated
     logits (see Batch). Raises ValueError for a placement or abbey off the sample's candidate cells."""
+    try:
+        return _action_rows(batch, sample, ids)
+    except KeyError as e:
+        raise ValueError(f"action id off the candidate cells of its sample (sample, cell) = {e}") from None
+
+
+def _action_rows(batch: Batch, sample: np.ndarray, ids: np.ndarray):
     n = batch.planes.shape[0]
     t = len(batch.pair_sample)
     pair_of = {(int(s), int(c)): i for i, (s, c) in enumerate(zip(batch.pair_sample, batch.pair_cell)) if s < n}
@@ -257,8 +264,13 @@ def to_json(params, config: NetConfig, rules, name: str, **info) -> str:
     for full in tensor_names(config):
         layer, kind = full.split("/")
         a = np.asarray(p[layer][kind], np.float32)
+        if not np.all(np.isfinite(a)):
+            raise ValueError(f"{name}: tensor {full} is not finite (training diverged: lower the learning rate)")
         doc["tensors"][full] = {"shape": list(a.shape), "data": [float(f"{v:.9g}") for v in a.reshape(-1)]}
-    return json.dumps(doc, separators=(",", ":"))
+    try:
+        return json.dumps(doc, separators=(",", ":"), allow_nan=False)
+    except ValueError:
+        raise ValueError(f"{name}: a training note is not a finite number: {info}") from None
 
 
 def from_json(text: str, source: str = "network"):
@@ -267,6 +279,13 @@ def from_json(text: str, source: str = "network"):
     doc = files.loads(text, source)
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise ValueError(f"{source}: not a {FORMAT} weight file")
+    try:
+        return _from_doc(doc)
+    except (KeyError, TypeError, ValueError) as e:
+        raise ValueError(f"{source}: not a readable {FORMAT} weight file ({type(e).__name__}: {e})") from None
+
+
+def _from_doc(doc):
     config = NetConfig(channels=doc["channels"], residual=doc["residual"], flat_hidden=doc["flat_hidden"],
                        global_hidden=doc["global_hidden"], hand_features=doc["hand_features"],
                        reward_scale=doc["reward_scale"]).check()
@@ -303,6 +322,8 @@ class Positions:
         self.value_target = np.tanh(np.take_along_axis(margin, seats, axis=1) / reward_scale).astype(np.float32)
         self.hand = np.take_along_axis(data["features"], seats[:, :, None], axis=1).reshape(self.size, -1)
         self.tile_names = list(_meeple.tile_ids())
+        # The tile seed of each decision's game (data files give their first seed in meta).
+        self.tile_seed = data["tile_seed"] if "tile_seed" in data else data["game"].astype(np.int64)
 
     def games(self) -> np.ndarray:
         return self.data["game"]
@@ -358,14 +379,16 @@ def load_positions(paths, rules, reward_scale: float = 20.0) -> Positions:
     """Positions of one or more policy data files (joined as one set)."""
     from .policy import join_policy_data, read_data
 
-    parts, start = [], 0
+    parts, start, seeds = [], 0, []
     for path in paths:
         d = read_data(path)
-        d.pop("meta", None)
+        seeds.append(int(files.loads(str(d.pop("meta")), f"{path}: meta")["seed"]) + d["game"].astype(np.int64))
         d.pop("game_id", None)
         parts.append((start, d))
         start += int(d["game"].max()) + 1 if len(d["game"]) else 0
-    return Positions(join_policy_data(parts) if len(parts) > 1 else parts[0][1], rules, reward_scale)
+    data = join_policy_data(parts) if len(parts) > 1 else parts[0][1]
+    data["tile_seed"] = np.concatenate(seeds)
+    return Positions(data, rules, reward_scale)
 
 
 # --- Training -------------------------------------------------------------------------------------------
@@ -409,18 +432,19 @@ def evaluate_loss(model, params, positions: Positions, indices, config: NetConfi
         agree = 0
         for k in range(len(part)):
             rows = np.nonzero(batch.row_sample == k)[0]
-            agree += targets[rows][np.argmax(row_logit[rows])] == targets[rows].max()
+            if len(rows):  # none when every legal action lay off the window
+                agree += targets[rows][np.argmax(row_logit[rows])] == targets[rows].max()
         totals += np.array([float(policy) * len(part), float(value_loss) * len(part), agree])
     return totals / max(len(indices), 1)
 
 
-def split_games(positions: Positions, validation: float = 0.1, seed: int = 0):
-    """(training, validation) decision indices, whole games apart."""
-    games = np.unique(positions.games())
-    rng = np.random.default_rng(seed)
-    held = set(rng.choice(games, size=max(1, int(round(len(games) * validation))), replace=False).tolist())
-    is_held = np.array([g in held for g in positions.games()])
-    return np.nonzero(~is_held)[0], np.nonzero(is_held)[0]
+def split_games(positions: Positions, validation: int = 10):
+    """(training, validation) decision indices, whole games apart: the games whose tile seed is a multiple of
+    `validation` are held out, so a game stays on its side in every generation's window."""
+    held = positions.tile_seed % validation == 0
+    if not held.any() or held.all():  # too few games for the rule: the first game alone is held out
+        held = positions.tile_seed == positions.tile_seed.min()
+    return np.nonzero(~held)[0], np.nonzero(held)[0]
 
 
 def fit(positions: Positions, config: NetConfig, *, train_idx, valid_idx, epochs: int = 4, batch_size: int = 256,
@@ -429,6 +453,9 @@ def fit(positions: Positions, config: NetConfig, *, train_idx, valid_idx, epochs
     """Trains (from `params`, or fresh) on decisions train_idx with Adam, each batch in random orientations;
     returns (params, history), history a row per epoch with the validation losses."""
     jax, jnp, _, optax = _jax()
+    if len(train_idx) == 0:
+        raise ValueError("no decisions to train on: play more games")
+    batch_size = min(batch_size, len(train_idx))  # a small data set still trains, in one batch
     model = make_model(config, positions.players)
     if params is None:
         _, params = init_params(config, positions, seed)
@@ -547,7 +574,13 @@ def train_net(out, config: LoopConfig = LoopConfig(), *, progress: bool = True, 
     from .training import rules_options
 
     rules = _meeple.Rules.parse(config.rules) if isinstance(config.rules, str) else config.rules
+    if rules.players != 2:
+        raise ValueError(f"train-net gates by head-to-head matches, so it trains 2-player nets; these rules have "
+                         f"{rules.players} players")
+    config.net.check()
+    out = os.path.abspath(out)  # the nets' paths are in the bots' specs, which a rerun must repeat exactly
     files.make_folder(out)
+    check_settings(out, config)
     log_path = os.path.join(out, "generations.csv")
     rows = read_rows(log_path)
     best = rows[-1]["best"] if rows else None
@@ -563,7 +596,7 @@ def train_net(out, config: LoopConfig = LoopConfig(), *, progress: bool = True, 
                         observations=True)
         paths = [os.path.join(out, f"data-{k:03d}.npz") for k in range(max(0, g - config.window + 1), g + 1)]
         positions = load_positions(paths, rules, config.net.reward_scale)
-        train_idx, valid_idx = split_games(positions, seed=config.seed + g)
+        train_idx, valid_idx = split_games(positions)
         name = f"net-{g:03d}.json"
         candidate = os.path.join(out, name)
         if not os.path.exists(candidate):
@@ -606,6 +639,26 @@ def train_net(out, config: LoopConfig = LoopConfig(), *, progress: bool = True, 
     if best:
         files.copy_atomic(os.path.join(out, best), os.path.join(out, "best.json"))
     return rows
+
+
+# Settings a rerun may change: how many generations, and where the games are played.
+FREE_SETTINGS = ("generations", "workers", "backend", "address", "ray_batch")
+
+
+def check_settings(out, config: LoopConfig) -> None:
+    """Writes out/loop.json on the first run; a rerun with other settings (but FREE_SETTINGS) is refused
+    before anything is played, as its files would mix two runs."""
+    settings = {k: v for k, v in dataclasses.asdict(config).items() if k not in FREE_SETTINGS}
+    settings["rules"] = str(settings["rules"])
+    path = os.path.join(out, "loop.json")
+    if not os.path.exists(path):
+        files.write_atomic(path, json.dumps(settings, indent=1))
+        return
+    before = files.loads(files.read_text(path), path)
+    changed = [f"{k}: {before.get(k)!r} then, {v!r} now" for k, v in settings.items() if before.get(k) != v]
+    if changed:
+        raise ValueError(f"{out} holds a run with other settings ({'; '.join(changed)}); rerun with the same "
+                         "settings to continue it, or use another --out")
 
 
 def read_rows(path) -> list[dict]:

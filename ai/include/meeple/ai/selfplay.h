@@ -44,7 +44,7 @@ SelfPlayData generate_selfplay(const Rules& rules, const std::vector<GameSpec>& 
 // features of each legal action (extract_action_features) and its id in the board encoding with the visits
 // the chooser's search gave it, and the evaluator features of every seat (for value targets); with
 // `observations`, also the chooser's observation in the encoding (encoding.h), its planes kept sparse
-// (about 1,500 of a 2-player position's 51,200 bytes are not zero).
+// (about 400 of a 2-player position's 51,200 bytes are not zero).
 struct PolicyData {
   int players = 0;
   // Per decision, games one after the other:
