@@ -5,6 +5,7 @@
 
 #include "../core/scenario.h"
 #include "meeple/ai/mcts.h"
+#include "search_games.h"
 
 namespace meeple {
 namespace {
@@ -201,22 +202,8 @@ TEST(Mcts, RootParallelWorkersAddUp) {
 // With one thread and a seed, a whole game of choices (tree reuse included) repeats exactly.
 TEST(Mcts, OneThreadWithASeedIsReproducible) {
   auto play = [](std::vector<std::vector<int>>& visits) {
-    Dealer dealer(9);
     MctsPlayer a(with_iterations(300, 11)), b(with_iterations(200, 12));
-    State s(rules_with(2, kRiver2 | kKingRobber));
-    std::vector<Action> actions;
-    while (!s.is_terminal()) {
-      MctsPlayer* bot = s.current_player() == 0 ? &a : &b;
-      const Action act = s.is_chance() ? dealer.deal(s) : bot->choose(s);
-      if (!s.is_chance()) {
-        visits.emplace_back();
-        for (const auto& c : bot->last_root()) visits.back().push_back(c.visits);
-      }
-      s.apply(act);
-      a.observe(act);
-      b.observe(act);
-    }
-    return s.score(0) * 1000 + s.score(1);
+    return play_recording_visits(rules_with(2, kRiver2 | kKingRobber), a, b, 9, visits);
   };
   std::vector<std::vector<int>> first, second;
   EXPECT_EQ(play(first), play(second));

@@ -13,6 +13,7 @@
 #include "../core/scenario.h"
 #include "meeple/ai/mcts.h"
 #include "meeple/ai/network.h"
+#include "search_games.h"
 
 namespace meeple {
 namespace {
@@ -482,7 +483,6 @@ TEST(Network, OneThreadWithASeedIsReproducible) {
   const Rules rules = rules_with(2, kRiver2 | kKingRobber);
   const auto net = random_net(rules, shape_of(4, 1, 8, 8, true), 4);
   auto play = [&](std::vector<std::vector<int>>& visits) {
-    Dealer dealer(9);
     MctsOptions o;
     o.network = net;
     o.iterations = 60;
@@ -492,19 +492,7 @@ TEST(Network, OneThreadWithASeedIsReproducible) {
     o.seed = 12;
     o.batch = 3;
     MctsPlayer b(o);
-    State s(rules);
-    while (!s.is_terminal()) {
-      MctsPlayer* bot = s.current_player() == 0 ? &a : &b;
-      const Action act = s.is_chance() ? dealer.deal(s) : bot->choose(s);
-      if (!s.is_chance()) {
-        visits.emplace_back();
-        for (const auto& c : bot->last_root()) visits.back().push_back(c.visits);
-      }
-      s.apply(act);
-      a.observe(act);
-      b.observe(act);
-    }
-    return s.score(0) * 1000 + s.score(1);
+    return play_recording_visits(rules, a, b, 9, visits);
   };
   std::vector<std::vector<int>> first, second;
   EXPECT_EQ(play(first), play(second));
