@@ -69,7 +69,7 @@ class Batch:
     """What the network reads for B positions, padded to few shapes.
 
     planes uint8 [B, P, 32, 32]; flat float32 [B, F] (already with the hand features appended when the net
-    reads them); candidate cells as pairs (sample b, window cell), pair_row = B for padding; and, for the
+    reads them); candidate cells as pairs (pair_sample b, pair_cell; pair_sample = B for padding) and last_pair; and, for the
     policy loss, action rows naming where each legal action's logit comes from (row_source: an index into
     the concatenation [place logits of every pair (4 each), abbey logits (1 each), deploy logits of every
     sample (DEPLOY_IDS each), other logits (OTHER_IDS each)]) and to which sample it belongs (row_sample,
@@ -78,14 +78,13 @@ class Batch:
     flat: np.ndarray
     pair_sample: np.ndarray
     pair_cell: np.ndarray
-    pair_last: np.ndarray
     last_pair: np.ndarray       # [B]: index of the sample's last placed cell among the pairs, or -1
     row_source: np.ndarray | None = None
     row_sample: np.ndarray | None = None
     size: int = 0               # real samples (B may be padded)
 
     def arrays(self) -> dict:
-        return {k: getattr(self, k) for k in ("planes", "flat", "pair_sample", "pair_cell", "pair_last", "last_pair")}
+        return {k: getattr(self, k) for k in ("planes", "flat", "pair_sample", "pair_cell", "last_pair")}
 
 
 def candidate_pairs(planes: np.ndarray, frontier: int, last_placed: int):
@@ -109,13 +108,12 @@ def make_batch(planes, flat, encoding, pad_to: int | None = None) -> Batch:
     t = bucket(len(sample), 256)
     pair_sample = np.full(t, n, np.int32)
     pair_cell = np.zeros(t, np.int32)
-    pair_last = np.zeros(t, np.float32)
-    pair_sample[:len(sample)], pair_cell[:len(sample)], pair_last[:len(sample)] = sample, cell, last
+    pair_sample[:len(sample)], pair_cell[:len(sample)] = sample, cell
     last_pair = np.full(n, -1, np.int32)
     where = np.nonzero(last)[0]
     last_pair[sample[where]] = where
     return Batch(np.ascontiguousarray(planes), np.ascontiguousarray(flat, dtype=np.float32), pair_sample, pair_cell,
-                 pair_last, last_pair, size=b)
+                 last_pair, size=b)
 
 
 def action_rows(batch: Batch, sample: np.ndarray, ids: np.ndarray):
@@ -206,7 +204,7 @@ def make_model(config: NetConfig, players: int):
 
     class PolicyValueNet(nn.Module):
         @nn.compact
-        def __call__(self, planes, flat, pair_sample, pair_cell, pair_last, last_pair):
+        def __call__(self, planes, flat, pair_sample, pair_cell, last_pair):
             """-> (value [B, players], logits concatenated as Batch describes). `flat`: the encoding's flat
             vector, then the hand features (read as they are) if the net has them."""
             n, p = planes.shape[0], planes.shape[1]
