@@ -140,6 +140,7 @@ class MctsPlayer::Search {
     leaf.state.legal_actions(leaf.actions);
     const PolicyValueNet::Query query{&leaf.state, &leaf.actions, leaf.priors.data(), &leaf.values};
     net_->evaluate(std::span(&query, 1), (*net_scratch_)[0]->workspace);
+    if (o_.policy) o_.policy->priors(leaf.state, leaf.actions, leaf.priors);
     const bool ok = make_decision_children(root, tree_.arenas[0], leaf.actions, leaf.priors.data());
     root.expansion.store(ok ? Node::kExpanded : Node::kNoRoom, std::memory_order_release);
   }
@@ -164,7 +165,7 @@ class MctsPlayer::Search {
           break;
         }
         NetScratch::Leaf& leaf = scratch.leaves[static_cast<size_t>(leaves)];
-        switch (descend(leaf, rng)) {
+        switch (descend(leaf, rng, arena)) {
           case Descent::kLeaf: ++leaves; break;
           case Descent::kTerminal: back_up(leaf.path, rewards(points_of(leaf.state), leaf.state.num_players())); break;
           case Descent::kCollision:
@@ -177,7 +178,7 @@ class MctsPlayer::Search {
             break;
         }
       }
-      if (leaves > 0) evaluate_leaves(scratch, leaves, arena);
+      if (leaves > 0) evaluate_leaves(scratch, leaves, arena, rng);
       else if (collisions > 0) std::this_thread::yield();  // every descent met another worker's pending leaves
     }
   }
@@ -187,7 +188,7 @@ class MctsPlayer::Search {
   // From the root to a leaf, counting a visit and a virtual loss on every node on the way: a finished
   // game, a leaf this descent claims (pending) or one that cannot be expanded (no room: valued only), or a
   // collision with a pending leaf.
-  Descent descend(NetScratch::Leaf& leaf, Rng& rng) {
+  Descent descend(NetScratch::Leaf& leaf, Rng& rng, NodeArena& arena) {
     State& s = leaf.state;
     s = tree_.root_state;
     Node* node = tree_.root;
@@ -198,6 +199,13 @@ class MctsPlayer::Search {
       leaf.path.push_back(node);
       if (s.is_terminal()) return Descent::kTerminal;
       uint8_t e = node->expansion.load(std::memory_order_acquire);
+      // A fresh tile draw needs no network (its outcomes are the tiles left): expand it here and go on to a
+      // drawn tile, so that the network only values decisions with a tile in hand, the positions it is
+      // trained on, and no simulation is spent on the position before the draw.
+      if (e == Node::kLeaf && s.is_chance() && node->expansion.compare_exchange_strong(e, Node::kExpanding, std::memory_order_acq_rel)) {
+        e = expand_chance(*node, s, arena) ? Node::kExpanded : Node::kNoRoom;
+        node->expansion.store(e, std::memory_order_release);
+      }
       if (e == Node::kLeaf && node->expansion.compare_exchange_strong(e, Node::kPending, std::memory_order_acq_rel)) {
         leaf.expand = true;
         return Descent::kLeaf;
@@ -214,20 +222,23 @@ class MctsPlayer::Search {
 
   // One network call for the batch's leaves; each claimed leaf is expanded (a decision with the call's
   // priors), then every path is backed up with the leaf's values (the network's values are rewards).
-  void evaluate_leaves(NetScratch& scratch, int count, NodeArena& arena) {
+  void evaluate_leaves(NetScratch& scratch, int count, NodeArena& arena, Rng& rng) {
     for (int i = 0; i < count; ++i) {
       NetScratch::Leaf& leaf = scratch.leaves[static_cast<size_t>(i)];
-      const bool priors = leaf.expand && !leaf.state.is_chance();
+      const bool priors = leaf.expand;  // a claimed leaf is a decision (descend expands tile draws itself)
       if (priors) leaf.state.legal_actions(leaf.actions);
       scratch.queries[static_cast<size_t>(i)] = {&leaf.state, priors ? &leaf.actions : nullptr, priors ? leaf.priors.data() : nullptr, &leaf.values};
     }
     net_->evaluate(std::span(scratch.queries.data(), static_cast<size_t>(count)), scratch.workspace);
     for (int i = 0; i < count; ++i) {
       NetScratch::Leaf& leaf = scratch.leaves[static_cast<size_t>(i)];
+      // Halves of the network replaced, to measure what each half is worth (ai/README.md: net with eval=
+      // or policy=).
+      if (o_.evaluator) leaf.values = leaf_rewards(leaf.state, rng, leaf.path.back()->action.kind() == Action::kDraw);
+      if (o_.policy && leaf.expand) o_.policy->priors(leaf.state, leaf.actions, leaf.priors);
       if (leaf.expand) {
         Node& n = *leaf.path.back();
-        const bool ok = leaf.state.is_chance() ? expand_chance(n, leaf.state, arena)
-                                               : make_decision_children(n, arena, leaf.actions, leaf.priors.data());
+        const bool ok = make_decision_children(n, arena, leaf.actions, leaf.priors.data());
         n.expansion.store(ok ? Node::kExpanded : Node::kNoRoom, std::memory_order_release);
       }
       back_up(leaf.path, leaf.values);
@@ -502,11 +513,10 @@ MctsPlayer::MctsPlayer(MctsOptions options)
     if (options_.determinizations > 0) refuse("worlds (determinized search): it searches one tree");
     if (options_.threads > 1 && options_.parallel == MctsOptions::Parallel::kRoot) refuse("parallel=root: its workers share one tree");
     if (options_.leaf != MctsOptions::Leaf::kEval) refuse("leaf=rollout or leaf=truncated: the network values the leaves");
-    if (options_.evaluator) refuse("an evaluator (eval=): the network values the leaves");
-    if (options_.policy) refuse("a policy (policy=): the network gives the priors");
+    if (options_.evaluator && options_.policy) refuse("both an evaluator (eval=) and a policy (policy=): it would not be used");
     if (options_.reward == MctsOptions::Reward::kWin) refuse("reward=win: the network's values are score margins");
     options_.chance = MctsOptions::Chance::kFull;  // the network reads the tile in hand
-    options_.reward_scale = options_.network->reward_scale();
+    if (!options_.evaluator) options_.reward_scale = options_.network->reward_scale();
   }
 }
 
@@ -819,7 +829,6 @@ MctsPlayer::Profile MctsPlayer::profile() const {
   };
   int64_t leaves = 0, leaf_depth = 0, leaf_turns = 0;
   std::vector<Item> stack{{tree_->root, 0, 0, false}};
-  const bool pass_draws = options_.chance == MctsOptions::Chance::kSample;
   while (!stack.empty()) {
     const Item item = stack.back();
     stack.pop_back();
@@ -841,10 +850,10 @@ MctsPlayer::Profile MctsPlayer::profile() const {
     const Node* children = n.children.load();
     for (int i = 0; i < n.num_children; ++i) {
       if (children[i].visits.load() == 0) continue;
-      if (n.chance) out.ended_after_draw += !pass_draws;
+      if (n.chance) out.ended_after_draw += !first_visit_passed(n, children[i]);
       else if (n.num_children >= Profile::kWide) ++out.ended_in_wide;
       if (item.depth == 0) ++out.ended_at_root;
-      stack.push_back({&children[i], item.depth + 1, item.turns + n.chance, n.chance && pass_draws});
+      stack.push_back({&children[i], item.depth + 1, item.turns + n.chance, first_visit_passed(n, children[i])});
     }
   }
   const Node& root = *tree_->root;
@@ -866,18 +875,22 @@ MctsPlayer::Profile MctsPlayer::profile() const {
   return out;
 }
 
+// Whether a node's first visit went on to one of its children rather than ending its simulation there:
+// a drawn tile under chance=sample (simulate), a tile draw with a network (descend).
+bool MctsPlayer::first_visit_passed(const Node& parent, const Node& child) const {
+  return options_.network ? child.chance : parent.chance && options_.chance == MctsOptions::Chance::kSample;
+}
+
 std::string MctsPlayer::verify_tree() const {
   if (!tree_) return "no search yet";
   int64_t reachable = 0;
-  // A drawn tile that simulations pass through (chance=sample) sends every visit on, its first included.
-  const bool pass_draws = options_.chance == MctsOptions::Chance::kSample;
   struct Item {
     const Node* node;
     bool root_or_passed;  // every visit went on to a child
   };
   std::vector<Item> stack{{tree_->root, true}};
   while (!stack.empty()) {
-    const auto [n, is_root] = stack.back();
+    const auto [n, passed] = stack.back();
     stack.pop_back();
     ++reachable;
     const std::string where = "node " + n->action.to_string() + " (" + std::to_string(reachable) + " reached)";
@@ -893,11 +906,11 @@ std::string MctsPlayer::verify_tree() const {
     int64_t sum = 0;
     for (int i = 0; i < n->num_children; ++i) {
       sum += children[i].visits.load();
-      stack.push_back({&children[i], n->chance && pass_draws});
+      stack.push_back({&children[i], first_visit_passed(*n, children[i])});
     }
     // Every visit of an expanded node goes on to one child, except the visit that created it (a leaf
-    // then), which a root no longer counts and a drawn tile passed through does not have.
-    const int64_t expected = n->visits.load() - (is_root ? 0 : 1);
+    // then), which a root no longer counts and a node passed through does not have.
+    const int64_t expected = n->visits.load() - (passed ? 0 : 1);
     if (sum != expected)
       return where + ": children visited " + std::to_string(sum) + " times, expected " + std::to_string(expected);
   }

@@ -177,7 +177,8 @@ std::unique_ptr<Player> make_player(const std::string& spec, uint64_t seed) {
     });
     if (noise_weight_given && o.root_noise == 0) throw std::invalid_argument("bot mcts: noise_weight needs noise=ALPHA (the noise it weighs)");
     if (play_temp_tiles_given && o.play_temperature == 0) throw std::invalid_argument("bot mcts: play_temp_tiles needs play_temp=T");
-    if (o.network && scale_given) throw std::invalid_argument("bot mcts: scale cannot be combined with net (the network's reward_scale is used)");
+    if (o.network && scale_given && !o.evaluator)
+      throw std::invalid_argument("bot mcts: scale cannot be combined with net unless eval= values the leaves (the network's reward_scale is used)");
     if (one_ply_priors) o.policy = std::make_shared<OnePlyPolicy>(o.evaluator ? o.evaluator : make_evaluator("trained"), temperature);
     if (o.milliseconds > 0 && !iterations_given) o.iterations = 0;  // "ms=1000" alone: time only
     if (o.iterations <= 0 && o.milliseconds <= 0) throw std::invalid_argument("bot mcts needs iterations > 0 or ms > 0");

@@ -3,6 +3,7 @@
 // the spec names its reason, and MCTS searches with a network in batches.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -384,11 +385,15 @@ TEST(Network, BotSpecsTakeANetwork) {
   EXPECT_EQ(message("mcts:net=" + path + ",worlds=2"), refused + "worlds (determinized search): it searches one tree");
   EXPECT_EQ(message("mcts:net=" + path + ",threads=2,parallel=root"), refused + "parallel=root: its workers share one tree");
   EXPECT_EQ(message("mcts:net=" + path + ",leaf=rollout"), refused + "leaf=rollout or leaf=truncated: the network values the leaves");
-  EXPECT_EQ(message("mcts:net=" + path + ",eval=endnow"), refused + "an evaluator (eval=): the network values the leaves");
-  EXPECT_EQ(message("mcts:net=" + path + ",policy=trained"), refused + "a policy (policy=): the network gives the priors");
-  EXPECT_EQ(message("mcts:net=" + path + ",policy=oneply"), refused + "a policy (policy=): the network gives the priors");
+  // Half a network: its priors with an evaluator's values, or its values with a policy's priors.
+  EXPECT_EQ(message("mcts:net=" + path + ",eval=endnow,scale=10"), "accepted");
+  EXPECT_EQ(message("mcts:net=" + path + ",policy=trained"), "accepted");
+  EXPECT_EQ(message("mcts:net=" + path + ",policy=oneply"), "accepted");
+  EXPECT_EQ(message("mcts:net=" + path + ",policy=trained,eval=trained"),
+            refused + "both an evaluator (eval=) and a policy (policy=): it would not be used");
   EXPECT_EQ(message("mcts:net=" + path + ",reward=win"), refused + "reward=win: the network's values are score margins");
-  EXPECT_EQ(message("mcts:net=" + path + ",scale=10"), "bot mcts: scale cannot be combined with net (the network's reward_scale is used)");
+  EXPECT_EQ(message("mcts:net=" + path + ",scale=10"),
+            "bot mcts: scale cannot be combined with net unless eval= values the leaves (the network's reward_scale is used)");
   // Self-play exploration keys.
   EXPECT_EQ(message("mcts:net=" + path + ",noise=0.3,noise_weight=0.5,play_temp=1,play_temp_tiles=8"), "accepted");
   EXPECT_EQ(message("mcts:noise=0.3"), "mcts: root noise (noise=) needs a network (net=): it mixes into the network's root priors");
@@ -445,14 +450,24 @@ TEST(Network, MctsPlaysWholeGamesInBatches) {
 }
 
 // The network's priors order the root's children and its values are what the search backs up: with
-// one simulation per child the root's children carry the network's values of their positions.
+// one simulation per child the root's children carry the network's values of their positions. At a
+// placement the children are the deploy decisions that follow (a tile draw would be passed through).
+// A random position where a tile with at least three placements is to be placed.
+State placement_position(const Rules& rules, uint64_t seed, ActionList& actions) {
+  State s = testing::random_position(rules, seed, 20);
+  for (Rng rng(seed);; s.apply(s.is_chance() ? Action::draw(s.sample_draw_tile(0)) : s.sample_legal_action(rng))) {
+    EXPECT_FALSE(s.is_terminal());
+    if (s.is_chance()) continue;
+    s.legal_actions(actions);
+    if (actions[0].kind() == Action::kPlace && actions.size >= 3) return s;
+  }
+}
+
 TEST(Network, MctsBacksUpTheNetworksValues) {
   const Rules rules = rules_with(2);
   const auto net = random_net(rules, shape_of(4, 1, 8, 8, true), 8);
-  const State s = testing::random_position(rules, 6, 20);
   ActionList actions;
-  s.legal_actions(actions);
-  ASSERT_GE(actions.size, 3);
+  const State s = placement_position(rules, 6, actions);
   MctsOptions o;
   o.network = net;
   o.iterations = actions.size;
@@ -471,11 +486,90 @@ TEST(Network, MctsBacksUpTheNetworksValues) {
     next.apply(child.action);
     PlayerValues values;
     const PolicyValueNet::Query query{&next, nullptr, nullptr, &values};
-    if (next.is_terminal()) continue;
+    ASSERT_FALSE(next.is_terminal() || next.is_chance()) << child.action.to_string();
     net->evaluate(std::span(&query, 1), workspace);
     EXPECT_NEAR(child.mean, values[static_cast<size_t>(s.current_player())], 1e-5) << child.action.to_string();
   }
   EXPECT_EQ(visited, actions.size);
+}
+
+// Half a network: with a policy the root's priors are the policy's (the network only values); with an
+// evaluator the children carry the evaluator's values (the network only gives priors).
+TEST(Network, EitherHalfCanBeReplaced) {
+  const Rules rules = rules_with(2);
+  const auto net = random_net(rules, shape_of(4, 1, 8, 8, true), 8);
+  ActionList actions;
+  const State s = placement_position(rules, 11, actions);
+  MctsOptions o;
+  o.network = net;
+  o.iterations = actions.size;
+  o.batch = actions.size;
+  o.reuse_tree = false;
+
+  MctsOptions with_policy = o;
+  with_policy.policy = make_policy("trained");
+  MctsPlayer by_policy(with_policy);
+  (void)by_policy.choose(s);
+  EXPECT_EQ(by_policy.verify_tree(), "");
+  std::array<float, kMaxActions> expected;
+  with_policy.policy->priors(s, actions, expected);
+  std::array<float, kMaxActions> net_priors;
+  PlayerValues values;
+  PolicyValueNet::Workspace workspace(*net, 1);
+  const PolicyValueNet::Query query{&s, &actions, net_priors.data(), &values};
+  net->evaluate(std::span(&query, 1), workspace);
+  bool differs = false;
+  for (const auto& child : by_policy.last_root()) {
+    const int i = static_cast<int>(std::find(actions.begin(), actions.end(), child.action) - actions.begin());
+    ASSERT_LT(i, actions.size);
+    EXPECT_NEAR(child.prior, expected[static_cast<size_t>(i)], 1e-6) << child.action.to_string();
+    differs |= std::abs(net_priors[static_cast<size_t>(i)] - expected[static_cast<size_t>(i)]) > 1e-3;
+  }
+  EXPECT_TRUE(differs) << "the test needs priors that tell the policy's from the network's";
+
+  MctsOptions with_evaluator = o;
+  with_evaluator.evaluator = make_evaluator("endnow");
+  with_evaluator.finish_turn = false;
+  with_evaluator.reward_scale = 7;
+  MctsPlayer by_evaluator(with_evaluator);
+  (void)by_evaluator.choose(s);
+  EXPECT_EQ(by_evaluator.verify_tree(), "");
+  const int me = s.current_player();
+  for (const auto& child : by_evaluator.last_root()) {
+    ASSERT_EQ(child.visits, 1) << child.action.to_string();
+    State next = s;
+    next.apply(child.action);
+    ASSERT_FALSE(next.is_terminal() || next.is_chance());
+    const PlayerValues points = with_evaluator.evaluator->evaluate(next);
+    EXPECT_NEAR(child.mean, std::tanh((points[static_cast<size_t>(me)] - points[static_cast<size_t>(1 - me)]) / 7.0), 1e-6)
+        << child.action.to_string();
+  }
+}
+
+// A fresh tile draw is passed through: the network values the decision with a drawn tile in hand, never
+// the position before the draw (which its training data never shows), so every leaf below a draw is a
+// drawn tile's decision and no simulation ends at the draw itself.
+TEST(Network, MctsPassesThroughTileDraws) {
+  const Rules rules = rules_with(2);
+  const auto net = random_net(rules, shape_of(4, 1, 8, 8, true), 8);
+  MctsOptions o;
+  o.network = net;
+  o.iterations = 300;
+  o.reuse_tree = false;
+  MctsPlayer bot(o);
+  State s = testing::random_position(rules, 9, 30);
+  for (int decisions = 0; decisions < 6 && !s.is_terminal();) {
+    if (s.is_chance()) {
+      s.apply(Action::draw(s.sample_draw_tile(0)));
+      continue;
+    }
+    s.apply(bot.choose(s));
+    ++decisions;
+    ASSERT_EQ(bot.verify_tree(), "");
+    int64_t draws = 0;
+    for (const auto& d : bot.profile().depths) draws += d.chance_nodes;
+    EXPECT_GT(draws, 0) << "no tile draw in the tree";
+  }
 }
 
 // With one thread and a seed, the same choices and the same visit counts, batches and tree reuse included.

@@ -80,11 +80,15 @@ struct MctsOptions {
   // Determinized search (0: off): this many sampled tile orders, one tree each, root visits summed.
   int determinizations = 0;
   static constexpr int kMaxDeterminizations = 64;  // each tree starts with a block of nodes (about 1.8 MB)
-  // A policy-value network: it values every leaf that is not a finished game (a decision or a tile draw:
-  // the network reads the tile in hand, so every drawn tile is a leaf of its own, chance=full) and gives
-  // the priors of the decisions, in place of the evaluator, finish_turn and the policy. Its reward_scale
-  // replaces this one (its values are tanh(margin / its scale)). Tree search only (no worlds,
-  // parallel=root, other leaf kinds or reward=win).
+  // A policy-value network: it values every leaf that is not a finished game and gives the priors of the
+  // decisions, in place of the evaluator, finish_turn and the policy. A simulation passes through a fresh
+  // tile draw to one drawn tile (chance=full: each drawn tile is a node of its own, since the network reads
+  // the tile in hand), so the leaves it values are decisions, as in its training data. With an evaluator
+  // (eval=) the network gives only the priors and the evaluator values the leaves (finish_turn as without
+  // a network); with a policy (policy=) the policy gives the priors and the network only values: each half
+  // of the network measured on its own. When it values the leaves its reward_scale replaces this one
+  // (its values are tanh(margin / its scale)). Tree search only (no worlds, parallel=root, other leaf
+  // kinds or reward=win).
   std::shared_ptr<const PolicyValueNet> network;
   int batch = 8;  // with a network: leaves each worker gathers per network call
   static constexpr int kMaxBatch = 256;
@@ -180,6 +184,7 @@ class MctsPlayer : public Player {
   const Node* sequential_halving(Search& search, Tree& tree, Budget budget, std::chrono::steady_clock::time_point start);
   Action final_choice(const State& state, const std::vector<ChildStats>& stats, Action chosen = Action::none());
   static void copy_subtree(const Node& from, Node& to, Tree& tree);
+  bool first_visit_passed(const Node& parent, const Node& child) const;
   void add_root_noise(Node& root);
   MctsOptions options_;
   Rng rng_;
