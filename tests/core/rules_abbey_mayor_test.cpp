@@ -995,9 +995,9 @@ TEST(AbbeyMayor, AM_F1_F3_fn45_fn52_BarnCorner) {
 //   y= 1                                 C(90) city E        C(270) city W, farmer s1
 //         x=-1      x=0                  x=1                 x=2
 //
-// Seat 0's farmers: north of the start road (B) and south of it (S1); seat 1's on the field of C(270) (2,1)
-// (X, cut off from S1 by the 2-tile city (1,1)+(2,1)). LR (2,0), a road end with one field all round, joins
-// B, S1 and X into M, which touches the start city (2 tiles) and the city (1,1)+(2,1).
+// Seat 0's farmers: north of the start road (field B) and south of it (field S1); seat 1's on the field of
+// C(270) (2,1) (X, cut off from S1 by the 2-tile city (1,1)+(2,1)). LR (2,0), a road end with one field all
+// round, joins B, S1 and X into M, which touches the start city (2 tiles) and the city (1,1)+(2,1).
 void merged_farm(Scenario& sc) {
   play(sc, "BA.RFr", 1, 0, 0, "NL");   // 1 s0 farmer B
   play(sc, "BA.C", 1, 1, 90);          // 2 s1

@@ -519,9 +519,9 @@ TEST(Count, C5_FollowersInTheCountsQuarterCannotLeave) {
 // ---- C6 The redeploy lap -------------------------------------------------------------------------------------
 
 // Three players, road pairs 0..3 (pair k: A by seat 2k mod 3, B by seat 2k+1 mod 3): the castle gets seat 1
-// (moving the Count to the cathedral), seat 0, seat 2, seat 1 again. Scores: seat 0 4 (A0, A3), seat 1 2
-// (A2), seat 2 2 (A1). Then seat 2 plays (-2,2) BA.CFc rot 90 (city N-S, on CO.9's cap), with a knight when
-// `knight`; it is seat 0's turn to close the city with (-2,3) BA.C.
+// (moving the Count to the cathedral), seat 0, seat 2, seat 1 again. Scores: seat 0 4 (roads A0 and A3),
+// seat 1 2 (road A2), seat 2 2 (road A1). Then seat 2 plays (-2,2) BA.CFc rot 90 (city N-S, on CO.9's
+// cap), with a knight when `knight`; it is seat 0's turn to close the city with (-2,3) BA.C.
 Scenario three_players_in_castle(bool knight, const std::vector<std::pair<const char*, const char*>>& options = {}) {
   Scenario sc(count_rules(3, 0, options), {{"BA.LR", 8}, {"BA.CFc", 1}, {"BA.C", 1}, {"BA.L", 1}});
   quarter_pairs(sc, {"castle", "castle", "castle", "castle"}, "cathedral");
