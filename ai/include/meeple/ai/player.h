@@ -69,8 +69,9 @@ class OnePlyPlayer : public Player {
   Rng rng_;
 };
 
-// A bot from its spec: "random", "greedy", "heuristic[:eval=E]", or "mcts[:key=value,...]" (see
-// bot_spec_help()). Throws std::invalid_argument naming the bot or parameter at fault and the valid ones.
+// A bot from its spec: "random", "greedy", "heuristic[:eval=E]", "mcts[:key=value,...]" or
+// "expectimax[:key=value,...]" (see bot_spec_help(); every key in ai/README.md). Throws
+// std::invalid_argument naming the bot or parameter at fault and the valid ones.
 std::unique_ptr<Player> make_player(const std::string& spec, uint64_t seed);
 std::string bot_spec_help();
 

@@ -1,0 +1,138 @@
+"""The tables a newcomer reads agree with what the build knows: README.md's table of rules options with
+`meeple info --json`, ai/README.md's bot specs with the bot factory, and experiments/README.md with the
+scripts in experiments/.
+
+`meeple info` lists no bots, so the bots come from the factory's own refusals, through the same command
+line: an unknown bot is refused with the list of bots, and an unknown parameter with the parameters that
+bot's parser accepts (its table of setters in ai/src/player.cpp)."""
+import json
+import pathlib
+import re
+import subprocess
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+MEEPLE = ROOT / "build" / "bin" / "meeple"  # scripts/test.sh builds it before pytest runs
+
+
+def section(path: pathlib.Path, heading: str) -> str:
+    """The text under `heading` (a line such as "## Rules supported") up to the next heading of its level."""
+    text = path.read_text()
+    level = heading.split(" ")[0]
+    start = text.index(heading + "\n") + len(heading) + 1
+    end = re.search(rf"^{level} ", text[start:], re.MULTILINE)
+    return text[start:start + end.start()] if end else text[start:]
+
+
+def table_rows(text: str, header: str) -> list[list[str]]:
+    """The cells of each row of the Markdown table whose header row starts with `header`."""
+    lines = text.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith(header))
+    rows = []
+    for line in lines[first + 2:]:  # past the header and the --- row
+        if not line.startswith("|"):
+            break
+        rows.append([cell.strip() for cell in line.strip().strip("|").split("|")])
+    return rows
+
+
+def ticked(cell: str) -> list[str]:
+    """The `code` items of a cell, in order."""
+    return re.findall(r"`([^`]+)`", cell)
+
+
+def differences(what: str, documented, actual, source: str) -> list[str]:
+    """What to add to and remove from a documented list to make it the actual one, in words."""
+    add, remove = sorted(set(actual) - set(documented)), sorted(set(documented) - set(actual))
+    out = []
+    if add:
+        out.append(f"{what}: add rows for {', '.join(add)} (listed by {source})")
+    if remove:
+        out.append(f"{what}: remove rows for {', '.join(remove)} (not listed by {source})")
+    return out
+
+
+def refusal(spec: str) -> str:
+    """meeple's message refusing a bot spec (it checks the specs before playing anything)."""
+    run = subprocess.run([str(MEEPLE), "match", "--bots", spec, "random", "--games", "2"], capture_output=True,
+                         text=True, timeout=60)
+    assert run.returncode == 2, (spec, run.returncode, run.stdout, run.stderr)
+    return run.stderr.strip()
+
+
+def split_top_level(text: str) -> list[str]:
+    """Comma-separated items, ignoring commas inside brackets."""
+    items, depth, current = [], 0, ""
+    for c in text:
+        depth += (c == "[") - (c == "]")
+        if c == "," and depth == 0:
+            items.append(current.strip())
+            current = ""
+        else:
+            current += c
+    return items + [current.strip()] if current.strip() else items
+
+
+def factory_bots() -> dict[str, list[str]]:
+    """Each bot the factory knows, with the parameters its parser accepts."""
+    message = refusal("no_such_bot")
+    assert "bots are: " in message, message
+    names = [item.split("[")[0] for item in split_top_level(message.split("bots are: ", 1)[1])]
+    bots = {}
+    for name in names:
+        message = refusal(f"{name}:no_such_key")
+        found = re.search(rf"unknown parameter 'no_such_key' of bot {name}; its parameters are (.*)$", message)
+        assert found, message
+        bots[name] = [] if found.group(1) == "none" else found.group(1).split(", ")
+    return bots
+
+
+def documented_bots() -> dict[str, list[str]]:
+    """ai/README.md's bot specs: each bullet `name[:key=...]` names a bot (and, inline, its parameters); the
+    rows of a `| key | default | meaning |` table after a bullet are that bot's parameters."""
+    bots, current = {}, None
+    for line in section(ROOT / "ai" / "README.md", "## Bot specs").splitlines():
+        bullet = re.match(r"- `([a-z_]+)(?:\[:([^\]]*)\])?`", line)
+        if bullet:
+            current = bullet.group(1)
+            inline = bullet.group(2) or ""
+            bots[current] = [] if inline.startswith("key=value") else [p.split("=")[0] for p in inline.split(",") if p]
+        elif current and line.startswith("| `"):
+            bots[current] += ticked(line.strip("|").split("|")[0])
+    return bots
+
+
+def test_the_readme_table_of_options_is_what_meeple_info_lists():
+    info = json.loads(subprocess.run([str(MEEPLE), "info", "--json"], capture_output=True, text=True, check=True,
+                                     timeout=60).stdout)
+    options = {o["name"]: o for o in info["options"]}
+    rows = {ticked(row[0])[0]: row for row in table_rows(section(ROOT / "README.md", "## Rules supported"),
+                                                          "| option | values |")}
+    problems = differences("README.md's table of options", rows, options, "meeple info --json")
+    for name in sorted(set(rows) & set(options)):
+        values, option = ticked(rows[name][1]), options[name]
+        default = option["default"] if isinstance(option["default"], str) else option["default"][0]
+        if values != option["values"]:
+            problems.append(f"README.md's option {name}: values {values}, but meeple info lists {option['values']}")
+        elif values[0] != default:
+            problems.append(f"README.md's option {name}: lists {values[0]} first, but the default is {default}")
+    assert not problems, "\n".join(problems)
+
+
+def test_the_bot_specs_of_ai_readme_are_what_the_bot_factory_accepts():
+    actual, documented = factory_bots(), documented_bots()
+    assert {"random", "greedy", "heuristic", "mcts", "expectimax"} <= set(actual), actual  # the parse found them
+    problems = differences("ai/README.md's bot specs", documented, actual, "meeple's list of bots")
+    for name in sorted(set(actual) & set(documented)):
+        problems += differences(f"ai/README.md's parameters of {name}", documented[name], actual[name],
+                                f"the parser of bot {name}")
+        repeated = sorted({k for k in documented[name] if documented[name].count(k) > 1})
+        if repeated:
+            problems.append(f"ai/README.md's parameters of {name}: {', '.join(repeated)} documented twice")
+    assert not problems, "\n".join(problems)
+
+
+def test_experiments_readme_lists_every_script():
+    scripts = [p.name for p in (ROOT / "experiments").iterdir() if p.suffix in (".py", ".sh")]
+    rows = [ticked(row[0])[0] for row in table_rows((ROOT / "experiments" / "README.md").read_text(), "| script |")]
+    problems = differences("experiments/README.md's table of scripts", rows, scripts, "the files in experiments/")
+    assert not problems, "\n".join(problems)
