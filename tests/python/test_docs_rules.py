@@ -1,5 +1,5 @@
-"""docs/rules.md against the sources: every rule id the code and tests cite has an entry, and every option
-of the engine's option table is documented with its default.
+"""docs/rules.md against the sources: every rule id the code and tests cite has an entry (its table of options
+is checked against `meeple info --json` in test_readme_tables.py).
 
 Pure file reading: nothing is built or imported from meeple. tests/python/conftest.py imports meeple, so
 without a build run this file alone: python3 -m pytest --noconftest tests/python/test_docs_rules.py
@@ -148,40 +148,3 @@ def test_each_rule_id_is_labelled_once():
     labels = re.findall(rf"\*\*({ID})\*\*", RULES_MD.read_text(encoding="utf-8"))
     twice = sorted({rule for rule in labels if labels.count(rule) > 1}, key=id_key)
     assert not twice, f"rule ids labelled more than once in docs/rules.md (a reader looks for one entry): {twice}"
-
-
-# Options: the engine's table (core/src/rules.cpp, option_specs()) against the options table of docs/rules.md.
-
-OPTION_ROW = re.compile(r'\{"([a-z0-9_]+)",\s*\{((?:\s*"[a-z0-9_]+"\s*,?)+)\}\s*,\s*(?:true|false)\s*,')
-
-
-def engine_options() -> dict[str, list[str]]:
-    """Option name -> values (the default first), read from the C++ table of options."""
-    options = {}
-    for path in sorted((ROOT / "core").rglob("*")):
-        if path.suffix in (".cpp", ".h") and path.is_file():
-            for m in OPTION_ROW.finditer(path.read_text(encoding="utf-8")):
-                options[m.group(1)] = re.findall(r'"([a-z0-9_]+)"', m.group(2))
-    return options
-
-
-def test_every_option_is_documented_with_its_values_default_first():
-    options = engine_options()
-    assert len(options) >= 10, ('could not read the option table in core/ (entries like {"small_city", {"normal", '
-                                f'"two_points"}}, false, ...}}); found {sorted(options)}: update this test')
-    rows, in_options = {}, False
-    for line in RULES_MD.read_text(encoding="utf-8").splitlines():
-        if line.startswith("## "):
-            in_options = line.rstrip().endswith("Options")
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if in_options and line.startswith("|") and len(cells) >= 2 and re.fullmatch(r"`[a-z0-9_]+`", cells[0]):
-            rows[cells[0].strip("`")] = re.findall(r"`([a-z0-9_]+)`", cells[1].split("(")[0])  # not the notes
-    assert rows, 'docs/rules.md has no options table under a heading ending in "Options"'
-    problems = []
-    for name, values in options.items():
-        if name not in rows:
-            problems.append(f"{name}: no row in the options table of docs/rules.md")
-        elif rows[name] != values:
-            problems.append(f"{name}: docs/rules.md lists {rows[name]}, the engine {values} (default first)")
-    problems += [f"{name}: documented but not an option of the engine" for name in rows.keys() - options.keys()]
-    assert not problems, "docs/rules.md options table differs from the engine's:\n  " + "\n  ".join(problems)

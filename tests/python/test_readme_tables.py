@@ -1,4 +1,4 @@
-"""The tables a newcomer reads agree with what the build knows: README.md's table of rules options with
+"""The tables a newcomer reads agree with what the build knows: docs/rules.md's table of rules options with
 `meeple info --json`, ai/README.md's bot specs with the bot factory, and experiments/README.md with the
 scripts in experiments/.
 
@@ -101,20 +101,20 @@ def documented_bots() -> dict[str, list[str]]:
     return bots
 
 
-def test_the_readme_table_of_options_is_what_meeple_info_lists():
+def test_the_table_of_options_is_what_meeple_info_lists():
     info = json.loads(subprocess.run([str(MEEPLE), "info", "--json"], capture_output=True, text=True, check=True,
                                      timeout=60).stdout)
     options = {o["name"]: o for o in info["options"]}
-    rows = {ticked(row[0])[0]: row for row in table_rows(section(ROOT / "README.md", "## Rules supported"),
-                                                          "| option | values |")}
-    problems = differences("README.md's table of options", rows, options, "meeple info --json")
+    rows = {ticked(row[0])[0]: row for row in table_rows(section(ROOT / "docs" / "rules.md", "## 9. Options"),
+                                                          "| option | values")}
+    problems = differences("docs/rules.md's table of options", rows, options, "meeple info --json")
     for name in sorted(set(rows) & set(options)):
-        values, option = ticked(rows[name][1]), options[name]
+        values, option = ticked(rows[name][1].split("(")[0]), options[name]  # not the notes in brackets
         default = option["default"] if isinstance(option["default"], str) else option["default"][0]
         if values != option["values"]:
-            problems.append(f"README.md's option {name}: values {values}, but meeple info lists {option['values']}")
+            problems.append(f"docs/rules.md's option {name}: values {values}, but meeple info lists {option['values']}")
         elif values[0] != default:
-            problems.append(f"README.md's option {name}: lists {values[0]} first, but the default is {default}")
+            problems.append(f"docs/rules.md's option {name}: lists {values[0]} first, but the default is {default}")
     assert not problems, "\n".join(problems)
 
 
