@@ -88,6 +88,7 @@ PolicyData generate_policy_data(const Rules& rules, const std::vector<GameSpec>&
     std::vector<int64_t> entries;  // nonzero plane bytes per decision
     std::vector<float> features, action_features, flat;
     std::vector<int32_t> action_id, visits, plane_index;
+    std::vector<float> action_value;
     std::vector<uint8_t> plane_value;
     std::vector<int16_t> final_scores;
   };
@@ -127,6 +128,7 @@ PolicyData generate_policy_data(const Rules& rules, const std::vector<GameSpec>&
       for (const Action a : actions) {
         const auto it = std::find_if(root.begin(), root.end(), [&](const MctsPlayer::RootChild& c) { return c.action == a; });
         game.visits.push_back(it == root.end() ? 0 : it->visits);
+        game.action_value.push_back(it == root.end() || it->visits == 0 ? 0.0f : static_cast<float>(it->mean));
         game.action_id.push_back(Encoding::id_of(s, a));
       }
     });
@@ -158,6 +160,7 @@ PolicyData generate_policy_data(const Rules& rules, const std::vector<GameSpec>&
     append(data.action_features, game.action_features);
     append(data.action_id, game.action_id);
     append(data.visits, game.visits);
+    append(data.action_value, game.action_value);
     append(data.final_scores, game.final_scores);
     data.finished.push_back(static_cast<int32_t>(g));
   }

@@ -248,6 +248,7 @@ Subclass it in Python (define choose, optionally observe) to play in the same ga
     out["action_features"] = py::array_t<float>({a, k}, data.action_features.data());
     out["visits"] = py::array_t<int32_t>({a}, data.visits.data());
     out["action_id"] = py::array_t<int32_t>({a}, data.action_id.data());
+    out["action_value"] = py::array_t<float>({a}, data.action_value.data());
     out["in_hand"] = py::array_t<int16_t>({n}, data.in_hand.data());
     if (observations) {
       const auto entries = static_cast<py::ssize_t>(data.plane_value.size());
@@ -268,7 +269,8 @@ games as for play_games; every seat an mcts spec. Every decision with two or mor
 finished game is kept. Returns a dict of numpy arrays: per decision game, to_move, features [decisions, seats,
 FEATURE_NAMES]; first_action [decisions + 1] (decision i's actions are rows first_action[i] to
 first_action[i + 1] - 1, in legal_actions() order); per action row action_features [rows, ACTION_FEATURE_NAMES]
-visits (of the search that chose) and action_id (Encoding.id_of, -1 off the window); per decision in_hand (tile
+visits (of the search that chose), action_value (its mean reward for the chooser, 0 if unvisited) and action_id
+(Encoding.id_of, -1 off the window); per decision in_hand (tile
 type index, -1 for none); per finished game finished and final_scores; and interrupted. With observations, the
 chooser's observation (Encoding.observe, orientation 0): flat [decisions, flat_size], and the planes' nonzero
 bytes, decision i's at plane_index / plane_value[first_entry[i]:first_entry[i + 1]] (offsets into the flattened

@@ -74,6 +74,26 @@ def test_value_targets_are_the_final_margins_from_the_chooser(data, positions):
         assert np.array_equal(positions.hand[i][:net.HAND], data["features"][i][me])
 
 
+def test_search_values_are_the_choosers_and_blend_into_the_value_targets(data, positions):
+    first, visits, values = data["first_action"], data["visits"], data["action_value"]
+    assert values.shape == visits.shape and np.all(np.abs(values) <= 1)
+    assert np.all(values[visits == 0] == 0) and np.count_nonzero(values[visits > 0]) > 0.9 * np.count_nonzero(visits)
+    root = np.array([np.average(values[a:b], weights=visits[a:b]) for a, b in zip(first[:-1], first[1:])])
+    # The chooser's search value predicts the chooser's outcome (a seat mixed up would reverse the sign).
+    assert np.corrcoef(root, positions.outcome[:, 0])[0, 1] > 0.3
+    blended = net.Positions(data, RULES, search_value=0.25)
+    assert np.allclose(blended.value_target[:, 0], 0.75 * positions.outcome[:, 0] + 0.25 * root, atol=1e-5)
+    assert np.allclose(blended.value_target[:, 1], -blended.value_target[:, 0], atol=1e-5)
+    assert np.array_equal(blended.outcome, positions.outcome)
+    _, _, value = blended.batch(np.arange(8), outcome=True)  # held-out errors are against the outcomes
+    assert np.array_equal(value[:8], positions.outcome[:8])
+    with pytest.raises(ValueError, match="search_value is a weight in"):
+        net.Positions(data, RULES, search_value=1.5)
+    old = {k: v for k, v in data.items() if k != "action_value"}
+    with pytest.raises(ValueError, match="without 'action_value'.*generate it again"):
+        net.Positions(old, RULES, search_value=0.5)
+
+
 def test_weight_file_round_trip_and_refusals(positions):
     _, params = net.init_params(TINY, positions)
     text = net.to_json(params, TINY, RULES, "t")
@@ -169,6 +189,16 @@ def test_train_net_runs_generations_and_resumes(tmp_path, monkeypatch):
     with pytest.raises(ValueError, match=r"other settings \(epochs: 1 then, 2 now\)"):
         net.train_net(tmp_path, dataclasses_replace(config, epochs=2, generations=3), progress=False, log=print)
     assert not (tmp_path / "data-003.npz").exists()
+    # A setting added since a run started counts as its default (a run from before search_value continues);
+    # changed, it is refused.
+    settings = json.loads((tmp_path / "loop.json").read_text())
+    del settings["search_value"]
+    (tmp_path / "loop.json").write_text(json.dumps(settings))
+    monkeypatch.setattr(net, "fit", lambda *a, **k: pytest.fail("trained again"))
+    assert net.train_net(tmp_path, dataclasses_replace(config, generations=2), progress=False, log=lambda *_: None) == more
+    monkeypatch.undo()
+    with pytest.raises(ValueError, match=r"other settings \(search_value: 0.0 then, 0.5 now\)"):
+        net.train_net(tmp_path, dataclasses_replace(config, search_value=0.5), progress=False, log=print)
     with pytest.raises(ValueError, match="2-player nets; these rules have 3 players"):
         net.train_net(tmp_path / "three", dataclasses_replace(config, rules="players=3"), progress=False)
 

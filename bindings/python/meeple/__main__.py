@@ -79,9 +79,9 @@ def cmd_train_net(args) -> int:
     config = LoopConfig(rules=str(rules), generations=args.generations, games=args.games, teacher=args.teacher,
                         teacher_games=args.teacher_games, selfplay=args.selfplay_bot, match=args.match_bot,
                         window=args.window, epochs=args.epochs,
-                        batch=args.batch_size, lr=args.lr, net=net, elo0=args.elo0, elo1=args.elo1,
-                        batch_pairs=args.batch_pairs, max_pairs=args.max_pairs, workers=args.workers, seed=args.seed,
-                        backend=args.backend, address=args.address, ray_batch=args.batch)
+                        batch=args.batch_size, lr=args.lr, search_value=args.search_value, net=net, elo0=args.elo0,
+                        elo1=args.elo1, batch_pairs=args.batch_pairs, max_pairs=args.max_pairs, workers=args.workers,
+                        seed=args.seed, backend=args.backend, address=args.address, ray_batch=args.batch)
     rows = train_net(args.out, config, progress=not args.quiet)
     best = rows[-1]["best"] if rows else None
     print(f"wrote {args.out}/generations.csv, generations.png, best.json ({best}); play it with mcts:net={args.out}/best.json")
@@ -356,6 +356,8 @@ def main(argv=None) -> int:
     tn.add_argument("--epochs", type=number(1), default=3)
     tn.add_argument("--batch-size", type=number(1), default=256)
     tn.add_argument("--lr", type=real(0), default=2e-3)
+    tn.add_argument("--search-value", type=real(0, 1), default=0.0,
+                    help="weight of the search's root value in the value targets (0: the games' outcomes only)")
     tn.add_argument("--channels", type=number(1, 256), default=32, help="K: features per candidate cell")
     tn.add_argument("--residual", type=number(0, 8), default=1, help="R: residual layers on the cells")
     tn.add_argument("--flat-hidden", type=number(1, 256), default=64)

@@ -301,7 +301,7 @@ class Positions:
     """The decisions of policy data files with observations (policy.generate(..., observations=True)), and
     batches of them in any orientation."""
 
-    def __init__(self, data: dict, rules, reward_scale: float = 20.0):
+    def __init__(self, data: dict, rules, reward_scale: float = 20.0, search_value: float = 0.0):
         for key in ("first_entry", "plane_index", "plane_value", "flat", "action_id", "in_hand"):
             if key not in data:
                 raise ValueError(f"policy data without '{key}': generate it with observations=True")
@@ -317,11 +317,33 @@ class Positions:
         best_other = np.stack([np.delete(scores, k, axis=1).max(axis=1) for k in range(self.players)], axis=1)
         margin = scores - best_other
         seats = (data["to_move"][:, None].astype(np.int64) + np.arange(self.players)) % self.players
-        self.value_target = np.tanh(np.take_along_axis(margin, seats, axis=1) / reward_scale).astype(np.float32)
+        self.outcome = np.tanh(np.take_along_axis(margin, seats, axis=1) / reward_scale).astype(np.float32)
+        self.value_target = self.outcome
+        if search_value:
+            self.value_target = self.blend_search_value(search_value)
         self.hand = np.take_along_axis(data["features"], seats[:, :, None], axis=1).reshape(self.size, -1)
         self.tile_names = list(_meeple.tile_ids())
         # The tile seed of each decision's game (data files give their first seed in meta).
         self.tile_seed = data["tile_seed"] if "tile_seed" in data else data["game"].astype(np.int64)
+
+    def blend_search_value(self, weight: float) -> np.ndarray:
+        """The value targets with the chooser's search value (its root's mean reward, the visits' average of
+        the actions' values) weighted in: a game's outcome is one noisy sample of what the position is worth,
+        the search's value an estimate over many continuations. With 2 players the other seat's margin is the
+        chooser's negated, so it gets the negated value; with more only the chooser's is known."""
+        if not 0 <= weight <= 1:
+            raise ValueError(f"search_value is a weight in [0, 1], got {weight}")
+        if "action_value" not in self.data:
+            raise ValueError("policy data without 'action_value' (data generated before search values were kept): "
+                             "generate it again, or train with search_value=0")
+        first, visits = self.data["first_action"], self.data["visits"].astype(np.float64)
+        totals = np.add.reduceat(visits, first[:-1])
+        root = np.add.reduceat(visits * self.data["action_value"], first[:-1]) / np.maximum(totals, 1)
+        target = self.outcome.copy()
+        target[:, 0] = (1 - weight) * target[:, 0] + weight * root
+        if self.players == 2:
+            target[:, 1] = (1 - weight) * target[:, 1] - weight * root
+        return target.astype(np.float32)
 
     def games(self) -> np.ndarray:
         return self.data["game"]
@@ -332,9 +354,11 @@ class Positions:
         out[self.data["plane_index"][a:b]] = self.data["plane_value"][a:b]
         return out.reshape(self.encoding.num_planes, WINDOW, WINDOW)
 
-    def batch(self, indices, turns=None, hand_features: bool = True, pad_to: int | None = None):
+    def batch(self, indices, turns=None, hand_features: bool = True, pad_to: int | None = None,
+              outcome: bool = False):
         """(Batch with action rows, policy targets per row, value targets [B, players]) of decisions
-        `indices`, decision k turned turns[k] quarter turns (default 0)."""
+        `indices`, decision k turned turns[k] quarter turns (default 0); the value targets are the training
+        targets, or with `outcome` the games' outcomes alone (what a held-out error is measured against)."""
         indices = np.asarray(indices)
         turns = np.zeros(len(indices), np.int64) if turns is None else np.asarray(turns)
         planes = np.stack([self.planes(i) for i in indices])
@@ -369,11 +393,11 @@ class Positions:
         targets = np.zeros(r, np.float32)
         targets[:len(ids)] = target
         value = np.zeros((batch.planes.shape[0], self.players), np.float32)
-        value[:len(indices)] = self.value_target[indices]
+        value[:len(indices)] = (self.outcome if outcome else self.value_target)[indices]
         return batch, targets, value
 
 
-def load_positions(paths, rules, reward_scale: float = 20.0) -> Positions:
+def load_positions(paths, rules, reward_scale: float = 20.0, search_value: float = 0.0) -> Positions:
     """Positions of one or more policy data files (joined as one set)."""
     from .policy import join_policy_data, read_data
 
@@ -386,7 +410,7 @@ def load_positions(paths, rules, reward_scale: float = 20.0) -> Positions:
         start += int(d["game"].max()) + 1 if len(d["game"]) else 0
     data = join_policy_data(parts) if len(parts) > 1 else parts[0][1]
     data["tile_seed"] = np.concatenate(seeds)
-    return Positions(data, rules, reward_scale)
+    return Positions(data, rules, reward_scale, search_value)
 
 
 # --- Training -------------------------------------------------------------------------------------------
@@ -417,12 +441,13 @@ def init_params(config: NetConfig, positions: Positions, seed: int = 0):
 
 def evaluate_loss(model, params, positions: Positions, indices, config: NetConfig, batch_size: int = 256):
     """Mean policy cross-entropy, value squared error and how often the net's favourite is the search's most
-    visited action, over decisions `indices` (orientation 0)."""
+    visited action, over decisions `indices` (orientation 0); the value error against the games' outcomes."""
     jax, jnp, _, _ = _jax()
     totals = np.zeros(3)
     for start in range(0, len(indices), batch_size):
         part = indices[start:start + batch_size]
-        batch, targets, value = positions.batch(part, hand_features=config.hand_features, pad_to=batch_size)
+        batch, targets, value = positions.batch(part, hand_features=config.hand_features, pad_to=batch_size,
+                                                outcome=True)
         _, (policy, value_loss) = losses(model, params, batch.arrays(), batch.row_source, batch.row_sample,
                                          targets, value, len(part))
         _, logits = model.apply(params, **batch.arrays())
@@ -516,7 +541,7 @@ def linear_value_error(positions: Positions, indices, evaluator_weights: np.ndar
     estimate = x @ evaluator_weights
     best_other = np.stack([np.delete(estimate, k, axis=1).max(axis=1) for k in range(positions.players)], axis=1)
     value = np.tanh((estimate - best_other) / reward_scale)
-    return float(np.mean((value - positions.value_target[indices]) ** 2))
+    return float(np.mean((value - positions.outcome[indices]) ** 2))
 
 
 # --- The loop: self-play, training, gating --------------------------------------------------------------
@@ -535,6 +560,7 @@ class LoopConfig:
     epochs: int = 3
     batch: int = 256
     lr: float = 2e-3
+    search_value: float = 0.0         # weight of the search's root value in the value targets (0: outcomes only)
     net: NetConfig = NetConfig()
     elo0: float = 0.0
     elo1: float = 30.0
@@ -593,7 +619,7 @@ def train_net(out, config: LoopConfig = LoopConfig(), *, progress: bool = True, 
                         progress=progress, backend=config.backend, address=config.address, batch=config.ray_batch,
                         observations=True)
         paths = [os.path.join(out, f"data-{k:03d}.npz") for k in range(max(0, g - config.window + 1), g + 1)]
-        positions = load_positions(paths, rules, config.net.reward_scale)
+        positions = load_positions(paths, rules, config.net.reward_scale, config.search_value)
         train_idx, valid_idx = split_games(positions)
         name = f"net-{g:03d}.json"
         candidate = os.path.join(out, name)
@@ -653,7 +679,9 @@ def check_settings(out, config: LoopConfig) -> None:
         files.write_atomic(path, json.dumps(settings, indent=1))
         return
     before = files.loads(files.read_text(path), path)
-    changed = [f"{k}: {before.get(k)!r} then, {v!r} now" for k, v in settings.items() if before.get(k) != v]
+    defaults = dataclasses.asdict(LoopConfig())  # a setting added since the run started was at its default
+    then = {k: before.get(k, defaults.get(k)) for k in settings}
+    changed = [f"{k}: {then[k]!r} then, {v!r} now" for k, v in settings.items() if then[k] != v]
     if changed:
         raise ValueError(f"{out} holds a run with other settings ({'; '.join(changed)}); rerun with the same "
                          "settings to continue it, or use another --out")

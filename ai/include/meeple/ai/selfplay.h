@@ -64,6 +64,7 @@ struct PolicyData {
   std::vector<float> action_features;  // kNumActionFeatures per row
   std::vector<int32_t> action_id;      // Encoding::id_of (orientation 0), -1 off the window
   std::vector<int32_t> visits;         // root visits of the search that chose
+  std::vector<float> action_value;     // its mean reward for the chooser (0 if unvisited): search values as targets
   // Per finished game, in the order of the decisions:
   std::vector<int32_t> finished;
   std::vector<int16_t> final_scores;   // players per game
