@@ -463,17 +463,23 @@ State placement_position(const Rules& rules, uint64_t seed, ActionList& actions)
   }
 }
 
+// A search of one simulation per legal action, in one round: every descent goes to a fresh child (virtual
+// losses steer them apart).
+MctsOptions one_visit_per_child(std::shared_ptr<const PolicyValueNet> net, const ActionList& actions) {
+  MctsOptions o;
+  o.network = std::move(net);
+  o.iterations = actions.size;
+  o.batch = actions.size;
+  o.reuse_tree = false;
+  return o;
+}
+
 TEST(Network, MctsBacksUpTheNetworksValues) {
   const Rules rules = rules_with(2);
   const auto net = random_net(rules, shape_of(4, 1, 8, 8, true), 8);
   ActionList actions;
   const State s = placement_position(rules, 6, actions);
-  MctsOptions o;
-  o.network = net;
-  o.iterations = actions.size;
-  o.batch = actions.size;  // one round: every descent goes to a fresh child (virtual losses steer them apart)
-  o.reuse_tree = false;
-  MctsPlayer bot(o);
+  MctsPlayer bot(one_visit_per_child(net, actions));
   (void)bot.choose(s);
   EXPECT_EQ(bot.verify_tree(), "");
   PolicyValueNet::Workspace workspace(*net, 1);
@@ -500,11 +506,7 @@ TEST(Network, EitherHalfCanBeReplaced) {
   const auto net = random_net(rules, shape_of(4, 1, 8, 8, true), 8);
   ActionList actions;
   const State s = placement_position(rules, 11, actions);
-  MctsOptions o;
-  o.network = net;
-  o.iterations = actions.size;
-  o.batch = actions.size;
-  o.reuse_tree = false;
+  const MctsOptions o = one_visit_per_child(net, actions);
 
   MctsOptions with_policy = o;
   with_policy.policy = make_policy("trained");
