@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "../core/scenario.h"
+#include "meeple/ai/bots.h"
 #include "meeple/ai/mcts.h"
 #include "meeple/ai/policy.h"
 

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "meeple/ai/bots.h"
 #include "meeple/ai/evaluator.h"
 #include "meeple/ai/match.h"
 #include "meeple/ai/player.h"
