@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "meeple/ai/bots.h"
 #include "meeple/ai/match.h"
 #include "meeple/ai/mcts.h"
 #include "meeple/ai/player.h"
@@ -635,6 +636,7 @@ int main(int argc, char** argv) {
   selfplay_cmd->add_option("--option", options, "rule option NAME=VALUE (repeatable), e.g. small_city=two_points");
   selfplay_cmd->add_option("--jobs", jobs, "games played at once (threads)")->capture_default_str()->check(CLI::Range(1, 256));
   selfplay_cmd->add_option("--out", out_path, "write every game as a meeple-game/1 record to this .jsonl file");
+  selfplay_cmd->footer("Bots and their parameters:\n" + bot_parameters_help());
 
   auto* match_cmd = app.add_subcommand("match", "Bots against each other: seats rotated over paired tile orders, win rates with Wilson intervals");
   std::vector<std::string> match_bots;
@@ -647,6 +649,7 @@ int main(int argc, char** argv) {
   match_cmd->add_option("--option", options, "rule option NAME=VALUE (repeatable)");
   match_cmd->add_option("--jobs", jobs, "games played at once (threads); results do not depend on it")->capture_default_str()->check(CLI::Range(1, 256));
   match_cmd->add_option("--out", out_path, "write every game as a meeple-game/1 record (names are the bot specs)");
+  match_cmd->footer("Bots and their parameters:\n" + bot_parameters_help());
 
   auto* perft_cmd = app.add_subcommand("perft", "Count legal action sequences to a depth along a seeded draw order");
   int depth = 4;

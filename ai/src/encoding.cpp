@@ -182,16 +182,13 @@ bool Encoding::observe(const State& s, int seat, uint8_t* planes, float* flat, i
     at(kPennants, c) = saturate(pennants);
   }
 
-  for (int p = 0; p < players_; ++p)
-    for (int slot = 0; slot < kFiguresPerPlayer; ++slot) {
-      const int node = s.figure_node(p, slot);
-      if (node < 0) continue;
-      const PlacedTile& pt = s.tile(s.node_tile(node));
-      const int c = w.cell(pt.x, pt.y);
-      if (c < 0) continue;
-      if (slot < kFollowersPerPlayer) ++at(seat_plane(p, kFollowers), c);
-      else at(seat_plane(p, kSpecial), c) |= static_cast<uint8_t>(1 << (slot - kMayorSlot));  // 1 mayor, 2 wagon, 4 barn
-    }
+  s.for_each_figure([&](int p, int slot, int node) {
+    const PlacedTile& pt = s.tile(s.node_tile(node));
+    const int c = w.cell(pt.x, pt.y);
+    if (c < 0) return;
+    if (slot < kFollowersPerPlayer) ++at(seat_plane(p, kFollowers), c);
+    else at(seat_plane(p, kSpecial), c) |= static_cast<uint8_t>(1 << (slot - kMayorSlot));  // 1 mayor, 2 wagon, 4 barn
+  });
 
   for (int i = 0; i < s.frontier_size(); ++i) {
     const CellKey key = s.frontier_cell(i);

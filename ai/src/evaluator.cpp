@@ -238,16 +238,7 @@ std::array<uint8_t, 1 << kNumExpansions> covering_sets(const std::vector<int>& t
   return out;
 }
 
-TrainedEvaluator::TrainedEvaluator() {
-  const auto files = nlohmann::json::parse(kShippedWeights);
-  std::vector<int> trained;
-  for (size_t i = 0; i < files.size(); ++i) {
-    sets_.push_back(evaluator_from_json(files[i].dump(), "shipped weights #" + std::to_string(i)));
-    if (!sets_.back()->trained_on()) throw std::logic_error("shipped weights must name their rules");
-    trained.push_back(sets_.back()->trained_on()->expansions);
-  }
-  for_expansions_ = covering_sets(trained);
-}
+TrainedEvaluator::TrainedEvaluator() : ShippedSets(read_shipped<FittedEvaluator>(kShippedWeights, "shipped weights", evaluator_from_json)) {}
 
 std::shared_ptr<const Evaluator> make_evaluator(const std::string& spec) {
   static const auto trained = std::make_shared<const TrainedEvaluator>();  // parsed once

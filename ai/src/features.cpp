@@ -77,14 +77,11 @@ void extract_features(const State& state, std::span<float> out) {
   // Features with figures on them: only their open cells matter.
   std::array<uint16_t, kMaxPlayers * kFiguresPerPlayer> figure_roots;
   int num_roots = 0;
-  for (int p = 0; p < players; ++p)
-    for (int slot = 0; slot < kFiguresPerPlayer; ++slot) {
-      const int node = state.figure_node(p, slot);
-      if (node < 0) continue;
-      const auto root = static_cast<uint16_t>(state.feature_root(node));
-      if (std::find(figure_roots.begin(), figure_roots.begin() + num_roots, root) == figure_roots.begin() + num_roots)
-        figure_roots[num_roots++] = root;
-    }
+  state.for_each_figure([&](int, int, int node) {
+    const auto root = static_cast<uint16_t>(state.feature_root(node));
+    if (std::find(figure_roots.begin(), figure_roots.begin() + num_roots, root) == figure_roots.begin() + num_roots)
+      figure_roots[num_roots++] = root;
+  });
   auto root_index = [&](int root) {
     return static_cast<int>(std::find(figure_roots.begin(), figure_roots.begin() + num_roots, root) - figure_roots.begin());
   };
@@ -147,45 +144,41 @@ void extract_features(const State& state, std::span<float> out) {
 
   // Features with figures on them, each valued once for its leaders; each figure for its owner.
   std::array<bool, kMaxPlayers * kFiguresPerPlayer> valued{};
-  for (int p = 0; p < players; ++p) {
-    for (int slot = 0; slot < kFiguresPerPlayer; ++slot) {
-      const int node = state.figure_node(p, slot);
-      if (node < 0) continue;
-      const int r = root_index(state.feature_root(node));
-      const FeatureInfo info = state.feature(node);
-      const bool building = info.kind == SegmentKind::kCloister || info.kind == SegmentKind::kShrine;
-      const bool field = info.kind == SegmentKind::kField;
-      float odds = 0.0f;
-      if (building) {
-        odds = cloister_odds(state.node_tile(node));
-      } else if (!field && info.open_edges > 0) {  // a city or road
-        if (!root_odds_known[r]) root_odds[r] = linear_odds(state.feature_root(node)), root_odds_known[r] = true;
-        odds = root_odds[r];
-      }
-      if (slot != kBarnSlot) {
-        if (field) {
-          row(p)[kFeatFarmersLeft] += left_fraction;
-        } else {
-          row(p)[kFeatReturningLeft] += odds * left_fraction;
-          row(p)[kFeatStuck] += odds < kStuckOdds;
-        }
-      }
-      if (field || valued[r]) continue;
-      valued[r] = true;
-      const int best = *std::max_element(info.followers.begin(), info.followers.begin() + players);
-      if (best == 0) continue;  // no figure with strength: nobody leads
-      int leaders = 0;
-      for (int q = 0; q < players; ++q) leaders += info.followers[q] == best;
-      for (int q = 0; q < players; ++q) {
-        if (info.followers[q] != best) continue;
-        float* leader = row(q);
-        leader[kFeatOpenLeads] += 1;
-        leader[kFeatSharedLeads] += leaders > 1;
-        if (info.kind == SegmentKind::kCity) leader[kFeatCityCompletion] += static_cast<float>(info.tiles + info.pennants) * odds;
-        if (building) leader[kFeatCloisterCompletion] += static_cast<float>(8 - state.tile(state.node_tile(node)).around) * odds;
+  state.for_each_figure([&](int p, int slot, int node) {
+    const int r = root_index(state.feature_root(node));
+    const FeatureInfo info = state.feature(node);
+    const bool building = info.kind == SegmentKind::kCloister || info.kind == SegmentKind::kShrine;
+    const bool field = info.kind == SegmentKind::kField;
+    float odds = 0.0f;
+    if (building) {
+      odds = cloister_odds(state.node_tile(node));
+    } else if (!field && info.open_edges > 0) {  // a city or road
+      if (!root_odds_known[r]) root_odds[r] = linear_odds(state.feature_root(node)), root_odds_known[r] = true;
+      odds = root_odds[r];
+    }
+    if (slot != kBarnSlot) {
+      if (field) {
+        row(p)[kFeatFarmersLeft] += left_fraction;
+      } else {
+        row(p)[kFeatReturningLeft] += odds * left_fraction;
+        row(p)[kFeatStuck] += odds < kStuckOdds;
       }
     }
-  }
+    if (field || valued[r]) return;
+    valued[r] = true;
+    const int best = *std::max_element(info.followers.begin(), info.followers.begin() + players);
+    if (best == 0) return;  // no figure with strength: nobody leads
+    int leaders = 0;
+    for (int q = 0; q < players; ++q) leaders += info.followers[q] == best;
+    for (int q = 0; q < players; ++q) {
+      if (info.followers[q] != best) continue;
+      float* leader = row(q);
+      leader[kFeatOpenLeads] += 1;
+      leader[kFeatSharedLeads] += leaders > 1;
+      if (info.kind == SegmentKind::kCity) leader[kFeatCityCompletion] += static_cast<float>(info.tiles + info.pennants) * odds;
+      if (building) leader[kFeatCloisterCompletion] += static_cast<float>(8 - state.tile(state.node_tile(node)).around) * odds;
+    }
+  });
 
   const auto if_ended = state.final_scores_if_ended_now();
   for (int p = 0; p < players; ++p) {

@@ -7,6 +7,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include "meeple/ai/bots.h"
 #include "meeple/ai/player.h"
 #include "meeple/random.h"
 #include "meeple/record.h"

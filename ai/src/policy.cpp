@@ -232,16 +232,10 @@ std::shared_ptr<const PolicyNet> load_policy(const std::string& path) {
   return std::make_shared<const PolicyNet>(PolicyNet::from_json(read_text(path, "policy weights"), path));
 }
 
-TrainedPolicy::TrainedPolicy() {
-  const auto files = nlohmann::json::parse(kShippedPolicies);
-  std::vector<int> trained;
-  for (size_t i = 0; i < files.size(); ++i) {
-    sets_.push_back(std::make_shared<const PolicyNet>(PolicyNet::from_json(files[i].dump(), "shipped policy #" + std::to_string(i))));
-    if (!sets_.back()->trained_on()) throw std::logic_error("shipped policies must name their rules");
-    trained.push_back(sets_.back()->trained_on()->expansions);
-  }
-  for_expansions_ = covering_sets(trained);
-}
+TrainedPolicy::TrainedPolicy()
+    : ShippedSets(read_shipped<PolicyNet>(kShippedPolicies, "shipped policy", [](const std::string& text, const std::string& source) {
+        return std::make_shared<const PolicyNet>(PolicyNet::from_json(text, source));
+      })) {}
 
 std::shared_ptr<const Policy> make_policy(const std::string& spec) {
   static const auto trained = std::make_shared<const TrainedPolicy>();  // parsed once

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <mutex>
 
+#include "meeple/ai/bots.h"
 #include "meeple/ai/encoding.h"
 #include "meeple/ai/features.h"
 #include "meeple/ai/mcts.h"

@@ -8,6 +8,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include "meeple/ai/bots.h"
 #include "meeple/ai/match.h"
 #include "meeple/random.h"
 

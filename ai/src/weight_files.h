@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,5 +38,15 @@ std::string read_text(const std::string& path, const std::string& what);
 
 // j["rules"] parsed, or none when absent.
 std::optional<Rules> rules_from_json(const nlohmann::json& j, const Fail& fail);
+
+// The files of a JSON array of weight files (the shipped ones, embedded at build time), each read by
+// `read(text, source)`; `source` is "`what` #index".
+template <typename Weights, typename Read>
+std::vector<std::shared_ptr<const Weights>> read_shipped(const char* array, const std::string& what, Read read) {
+  const auto files = nlohmann::json::parse(array);
+  std::vector<std::shared_ptr<const Weights>> out;
+  for (size_t i = 0; i < files.size(); ++i) out.push_back(read(files[i].dump(), what + " #" + std::to_string(i)));
+  return out;
+}
 
 }  // namespace meeple

@@ -399,15 +399,11 @@ roads, "paid": [seats], "points": per seat}]}, in the order scored. The features
       }, "[(tile id, x, y, rotation in degrees)] of the placed tiles, in placement order (y grows south).")
       .def("figures", [](const State& s) {
         py::list out;
-        for (int p = 0; p < s.num_players(); ++p)
-          for (int slot = 0; slot < kFiguresPerPlayer; ++slot) {
-            const int node = s.figure_node(p, slot);
-            if (node < 0) continue;
-            const int t = s.node_tile(node);
-            const char* figure = slot < kFollowersPerPlayer ? "follower" : slot == kMayorSlot ? "mayor" : slot == kWagonSlot ? "wagon" : "barn";
-            const PlacedTile& pt = s.tile(t);
-            out.append(py::make_tuple(p, figure, static_cast<int>(pt.x), static_cast<int>(pt.y), node - pt.node_base));
-          }
+        s.for_each_figure([&](int p, int slot, int node) {
+          const char* figure = slot < kFollowersPerPlayer ? "follower" : slot == kMayorSlot ? "mayor" : slot == kWagonSlot ? "wagon" : "barn";
+          const PlacedTile& pt = s.tile(s.node_tile(node));
+          out.append(py::make_tuple(p, figure, static_cast<int>(pt.x), static_cast<int>(pt.y), node - pt.node_base));
+        });
         return out;
       }, "[(seat, figure, x, y, segment)] of the figures on the board (segment of the tile as printed; a barn's: its corner field).")
       .def("quarters", [](const State& s) {

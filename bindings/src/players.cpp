@@ -12,6 +12,7 @@
 #include <pybind11/stl.h>
 
 #include "bindings.h"
+#include "meeple/ai/bots.h"
 #include "meeple/ai/encoding.h"
 #include "meeple/ai/evaluator.h"
 #include "meeple/ai/match.h"

@@ -214,34 +214,31 @@ void State::add_final_points(Scores& to, NodeSet* scored, FinalAccount* account)
   const TileCatalog& c = cat();
   const bool pig = rules_.on(Option::kPigHerd);
   NodeSet seen;
-  for (int p = 0; p < rules_.players; ++p) {
-    for (int slot = 0; slot < kBarnSlot; ++slot) {
-      const uint16_t figure = tally_.figures[p][slot];
-      if (!on_board(figure)) continue;
-      const int n = find(figure);
-      if (!seen.add(static_cast<unsigned>(n))) continue;
-      const PlacedTile& pt = board_.tiles[features_.node_tile[n]];
-      const SegmentKind kind = c[pt.type].segments[n - pt.node_base].kind;
-      if (features_.open[n] == 0 && is_scored_linear(kind)) continue;  // scored when completed
-      if (scored) scored->add(static_cast<unsigned>(n));
-      int points = 0, cities = 0;
-      uint8_t paid = 0;
-      switch (kind) {
-        case SegmentKind::kCity: paid = award(n, points = features_.tile_count[n] + features_.pennants[n], kCityPoints, to); break;
-        case SegmentKind::kRoad: paid = award(n, points = features_.tile_count[n], kRoadPoints, to); break;
-        case SegmentKind::kCloister:
-        case SegmentKind::kShrine: paid = award(n, points = 1 + pt.around, kCloisterPoints, to); break;  // S4: a challenge unresolved
-        case SegmentKind::kField: {
-          bool pig_herd = false;
-          cities = farm_cities(n, pig_herd);
-          paid = award(n, points = cities * ((pig_herd && pig) ? 4 : 3), kFieldPoints, to);
-          break;
-        }
-        case SegmentKind::kRiver: continue;  // holds no figure
+  for_each_figure([&](int, int slot, int figure) {
+    if (slot == kBarnSlot) return;  // barns are paid below
+    const int n = find(figure);
+    if (!seen.add(static_cast<unsigned>(n))) return;
+    const PlacedTile& pt = board_.tiles[features_.node_tile[n]];
+    const SegmentKind kind = c[pt.type].segments[n - pt.node_base].kind;
+    if (features_.open[n] == 0 && is_scored_linear(kind)) return;  // scored when completed
+    if (scored) scored->add(static_cast<unsigned>(n));
+    int points = 0, cities = 0;
+    uint8_t paid = 0;
+    switch (kind) {
+      case SegmentKind::kCity: paid = award(n, points = features_.tile_count[n] + features_.pennants[n], kCityPoints, to); break;
+      case SegmentKind::kRoad: paid = award(n, points = features_.tile_count[n], kRoadPoints, to); break;
+      case SegmentKind::kCloister:
+      case SegmentKind::kShrine: paid = award(n, points = 1 + pt.around, kCloisterPoints, to); break;  // S4: a challenge unresolved
+      case SegmentKind::kField: {
+        bool pig_herd = false;
+        cities = farm_cities(n, pig_herd);
+        paid = award(n, points = cities * ((pig_herd && pig) ? 4 : 3), kFieldPoints, to);
+        break;
       }
-      if constexpr (kAccount) note_payment(*account, what_of(kind), figure, paid, points, cities);
+      case SegmentKind::kRiver: return;  // holds no figure
     }
-  }
+    if constexpr (kAccount) note_payment(*account, what_of(kind), figure, paid, points, cities);
+  });
   // F5: each barn scores 4 per completed city of its farm (+1 with the pig herd and pig_herd_barn).
   for (int p = 0; p < rules_.players; ++p) {
     const uint16_t barn = tally_.figures[p][kBarnSlot];
@@ -276,16 +273,15 @@ void State::final_scoring() {
     add_final_points<false>(tally_.scores, &scored, nullptr);
   }
   // Back to supply: one pass over the figures for all the features (return_figures, once per feature,
-  // would look at every figure of their owners each time; no wagon moves after the game).
-  for (int p = 0; p < rules_.players; ++p)
-    for (int slot = 0; slot < kBarnSlot; ++slot) {
-      uint16_t& f = tally_.figures[p][slot];
-      if (!on_board(f)) continue;
-      const int root = find(f);
-      if (!scored.has(static_cast<unsigned>(root))) continue;
-      f = kInSupply;
-      clear_figures_at(root);
-    }
+  // would look at every figure of their owners each time; no wagon moves after the game). Each figure is
+  // looked at once, so it may leave the board during the walk. Barns stay (F5).
+  for_each_figure([&](int p, int slot, int node) {
+    if (slot == kBarnSlot) return;
+    const int root = find(node);
+    if (!scored.has(static_cast<unsigned>(root))) return;
+    tally_.figures[p][slot] = kInSupply;
+    clear_figures_at(root);
+  });
   for (int i = 0; i < board_.num_tiles; ++i) board_.tiles[i].rival = kNoRival;
 }
 

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "../core/scenario.h"
+#include "meeple/ai/bots.h"
 #include "meeple/ai/evaluator.h"
 #include "meeple/ai/features.h"
 #include "meeple/ai/match.h"

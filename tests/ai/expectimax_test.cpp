@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "../core/scenario.h"
+#include "meeple/ai/bots.h"
 #include "meeple/ai/expectimax.h"
 
 namespace meeple {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "../core/scenario.h"
+#include "meeple/ai/bots.h"
 #include "meeple/ai/mcts.h"
 #include "search_games.h"
 

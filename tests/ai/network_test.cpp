@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../core/scenario.h"
+#include "meeple/ai/bots.h"
 #include "meeple/ai/mcts.h"
 #include "meeple/ai/network.h"
 #include "search_games.h"

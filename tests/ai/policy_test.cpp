@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "../core/scenario.h"
+#include "meeple/ai/bots.h"
 #include "meeple/ai/mcts.h"
 #include "meeple/ai/policy.h"
 
@@ -306,10 +307,10 @@ TEST(Policy, ShippedNetworksCoverEveryExpansionSet) {
   ASSERT_TRUE(shipped);
   EXPECT_EQ(make_policy("trained"), make_policy("trained")) << "parsed once";
   // The base game has a network of its own; any expansion falls back to the one trained on all of them.
-  ASSERT_TRUE(shipped->network_for(0)->trained_on());
-  EXPECT_EQ(shipped->network_for(0)->trained_on()->expansions, 0);
-  EXPECT_EQ(shipped->network_for(kAll)->trained_on()->expansions, kAll);
-  EXPECT_EQ(shipped->network_for(kCount), shipped->network_for(kAll));
+  ASSERT_TRUE(shipped->weights_for(0)->trained_on());
+  EXPECT_EQ(shipped->weights_for(0)->trained_on()->expansions, 0);
+  EXPECT_EQ(shipped->weights_for(kAll)->trained_on()->expansions, kAll);
+  EXPECT_EQ(shipped->weights_for(kCount), shipped->weights_for(kAll));
   for (int e = 0; e <= kAll; ++e) EXPECT_NO_THROW(shipped->check_rules(rules_with(2, static_cast<uint8_t>(e))));
   // Each decision is given its own game's network.
   const State base = testing::random_position(rules_with(2), 4, 20);
@@ -319,7 +320,7 @@ TEST(Policy, ShippedNetworksCoverEveryExpansionSet) {
     s->legal_actions(actions);
     std::vector<float> got(static_cast<size_t>(actions.size)), want(got.size());
     shipped->priors(*s, actions, got);
-    shipped->network_for(s->rules().expansions)->priors(*s, actions, want);
+    shipped->weights_for(s->rules().expansions)->priors(*s, actions, want);
     EXPECT_EQ(got, want);
   }
   try {

@@ -1,7 +1,7 @@
 // Plays one game of the base game between meeple's greedy and MCTS bots and prints the version and scores.
 #include <iostream>
 
-#include <meeple/ai/player.h>
+#include <meeple/ai/bots.h>
 #include <meeple/random.h>
 #include <meeple/state.h>
 #include <meeple/version.h>

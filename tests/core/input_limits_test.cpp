@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "meeple/ai/bots.h"
 #include "meeple/ai/evaluator.h"
 #include "meeple/ai/match.h"
 #include "meeple/ai/player.h"
@@ -195,7 +196,7 @@ std::vector<std::pair<std::string, json>> weight_files() {
   const MlpEvaluator mlp({hidden, out}, "mlp", Rules::parse("players=2"));
   return {{"linear", json::parse(TrainedEvaluator().weights_for(0)->to_json())},
           {"mlp", json::parse(mlp.to_json())},
-          {"policy", json::parse(TrainedPolicy().network_for(0)->to_json())}};
+          {"policy", json::parse(TrainedPolicy().weights_for(0)->to_json())}};
 }
 
 // What loading `text` as `kind` gets: "" when it loads, else the std::invalid_argument's message.

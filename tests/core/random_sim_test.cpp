@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <tuple>
+#include <vector>
 
 #include "meeple/ai/player.h"
 #include "meeple/random.h"
@@ -120,6 +122,13 @@ TEST_P(RandomSim, InvariantsHoldAfterEveryAction) {
         for (int q = 0; q < kNumQuarters; ++q) in_quarters += s.followers_in_quarter(p, q);
         ASSERT_EQ(on_board + in_quarters + s.followers_in_supply(p), kFollowersPerPlayer) << "followers not conserved";
       }
+      // for_each_figure walks exactly the figures figure_node places on the board, by seat then slot.
+      std::vector<std::array<int, 3>> walked, on_board;
+      s.for_each_figure([&](int p, int slot, int node) { walked.push_back({p, slot, node}); });
+      for (int p = 0; p < players; ++p)
+        for (int slot = 0; slot < kFiguresPerPlayer; ++slot)
+          if (s.figure_node(p, slot) >= 0) on_board.push_back({p, slot, s.figure_node(p, slot)});
+      ASSERT_EQ(walked, on_board);
       ++ply;
     }
     check_node(s, ply);

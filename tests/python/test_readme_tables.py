@@ -4,7 +4,7 @@ scripts in experiments/.
 
 `meeple info` lists no bots, so the bots come from the factory's own refusals, through the same command
 line: an unknown bot is refused with the list of bots, and an unknown parameter with the parameters that
-bot's parser accepts (its table of setters in ai/src/player.cpp)."""
+bot's parser accepts (its table of parameters in ai/src/bots.cpp)."""
 import json
 import pathlib
 import re

@@ -281,6 +281,17 @@ class alignas(64) State {
   int figure_node(int player, int slot) const {
     return on_board(tally_.figures[player][slot]) ? tally_.figures[player][slot] : -1;
   }
+  // Calls f(player, slot, node) for every figure on the board, seat by seat, slot by slot (the 7
+  // followers, then kMayorSlot, kWagonSlot, kBarnSlot); figures in supply or in a quarter of the Count are
+  // not on the board. Inline, so a walk costs what a hand-written loop does.
+  template <typename F>
+  void for_each_figure(F&& f) const {
+    for (int p = 0; p < rules_.players; ++p)
+      for (int slot = 0; slot < kFiguresPerPlayer; ++slot) {
+        const uint16_t where = tally_.figures[p][slot];
+        if (on_board(where)) f(p, slot, static_cast<int>(where));
+      }
+  }
   // Cult places (S3): the tile whose building is in a challenge with this tile's building, or -1.
   int rival(int tile_index) const { return board_.tiles[tile_index].rival == kNoRival ? -1 : board_.tiles[tile_index].rival; }
   // The Count: its quarter, and a player's followers in a quarter.

@@ -10,6 +10,7 @@
 #include <array>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <vector>
 #include <string>
 #include <string_view>
@@ -48,6 +49,31 @@ std::string rules_mismatch(const std::string& what, const std::optional<Rules>& 
 // shipped weight set was fitted to) containing it: what a game of those expansions is played with. Throws
 // std::logic_error unless some set holds every expansion.
 std::array<uint8_t, 1 << kNumExpansions> covering_sets(const std::vector<int>& trained);
+
+// Weights shipped with meeple (ai/weights/, embedded in the library), one set per expansion set it was
+// fitted to, and the set a game is played with: the one fitted to its expansions, or that of the smallest
+// shipped set containing them (all expansions together at worst). The shipped evaluator and the shipped
+// policy are both this, over FittedEvaluator and PolicyNet.
+template <typename Weights>
+class ShippedSets {
+ public:
+  // Each set must name its rules (trained_on()), and one must hold every expansion: std::logic_error.
+  explicit ShippedSets(std::vector<std::shared_ptr<const Weights>> sets) : sets_(std::move(sets)) {
+    std::vector<int> trained;
+    for (const auto& set : sets_) {
+      if (!set->trained_on()) throw std::logic_error("shipped weights must name their rules");
+      trained.push_back(set->trained_on()->expansions);
+    }
+    for_expansions_ = covering_sets(trained);
+  }
+  // The weights used for games with these expansions (a bit mask).
+  const std::shared_ptr<const Weights>& weights_for(int expansions) const { return sets_[for_expansions_[expansions]]; }
+  const std::vector<std::shared_ptr<const Weights>>& sets() const { return sets_; }
+
+ private:
+  std::vector<std::shared_ptr<const Weights>> sets_;
+  std::array<uint8_t, 1 << kNumExpansions> for_expansions_{};
+};
 
 class Evaluator {
  public:
@@ -140,26 +166,13 @@ class MlpEvaluator : public FittedEvaluator {
   SmallMlp mlp_;
 };
 
-// The weights shipped with meeple (ai/weights/*.json, fitted by python -m meeple train and embedded in the
-// library): the default evaluator. Each position is valued with the weights fitted to its game's
-// expansions; a game whose expansions have no weights of their own gets those of the smallest shipped
-// set containing them (all expansions together at worst).
-class TrainedEvaluator : public Evaluator {
+// The weights shipped with meeple (ai/weights/*.json, fitted by python -m meeple train): the default
+// evaluator. Each position is valued with the set for its game's expansions (ShippedSets).
+class TrainedEvaluator : public Evaluator, public ShippedSets<FittedEvaluator> {
  public:
   TrainedEvaluator();
-  PlayerValues evaluate(const State& state) const override {
-    return sets_[for_expansions_[state.rules().expansions]]->evaluate(state);
-  }
+  PlayerValues evaluate(const State& state) const override { return weights_for(state.rules().expansions)->evaluate(state); }
   std::string name() const override { return "trained"; }
-  // The weights used for games with these expansions.
-  const std::shared_ptr<const FittedEvaluator>& weights_for(int expansions) const {
-    return sets_[for_expansions_[expansions]];
-  }
-  const std::vector<std::shared_ptr<const FittedEvaluator>>& sets() const { return sets_; }
-
- private:
-  std::vector<std::shared_ptr<const FittedEvaluator>> sets_;
-  std::array<uint8_t, 1 << kNumExpansions> for_expansions_{};
 };
 
 // Evaluator specs: "trained" (the shipped weights; the default), "handtuned", "endnow", or a weight file

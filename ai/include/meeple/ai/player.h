@@ -2,6 +2,9 @@
 //
 // Players keep no global state and are seedable: the same seed and the same states give the same
 // choices. They see only the game API, so they play every phase of every expansion.
+//
+// The bots: RandomPlayer and OnePlyPlayer here, MctsPlayer (mcts.h) and ExpectimaxPlayer (expectimax.h);
+// make_player (bots.h) builds any of them from a spec.
 #pragma once
 
 #include <cstdint>
@@ -68,11 +71,5 @@ class OnePlyPlayer : public Player {
   std::shared_ptr<const Evaluator> evaluator_;
   Rng rng_;
 };
-
-// A bot from its spec: "random", "greedy", "heuristic[:eval=E]", "mcts[:key=value,...]" or
-// "expectimax[:key=value,...]" (see bot_spec_help(); every key in ai/README.md). Throws
-// std::invalid_argument naming the bot or parameter at fault and the valid ones.
-std::unique_ptr<Player> make_player(const std::string& spec, uint64_t seed);
-std::string bot_spec_help();
 
 }  // namespace meeple

@@ -119,21 +119,16 @@ class PolicyNet : public Policy {
 // Reads a policy weight file; errors (std::invalid_argument) name the file and what is wrong.
 std::shared_ptr<const PolicyNet> load_policy(const std::string& path);
 
-// The networks shipped with meeple (ai/weights/policy-*.json, trained by experiments/train_policies.sh and
-// embedded in the library). Each decision gets the network trained for its game's expansions, or that of
-// the smallest shipped set containing them, as with the shipped evaluator weights.
-class TrainedPolicy : public Policy {
+// The networks shipped with meeple (ai/weights/policy-*.json, trained by experiments/train_policies.sh):
+// the default priors. Each decision gets the network for its game's expansions, chosen as the shipped
+// evaluator weights are (ShippedSets).
+class TrainedPolicy : public Policy, public ShippedSets<PolicyNet> {
  public:
   TrainedPolicy();
   void priors(const State& state, const ActionList& actions, std::span<float> out) const override {
-    sets_[for_expansions_[state.rules().expansions]]->priors(state, actions, out);
+    weights_for(state.rules().expansions)->priors(state, actions, out);
   }
   std::string name() const override { return "trained"; }
-  const std::shared_ptr<const PolicyNet>& network_for(int expansions) const { return sets_[for_expansions_[expansions]]; }
-
- private:
-  std::vector<std::shared_ptr<const PolicyNet>> sets_;
-  std::array<uint8_t, 1 << kNumExpansions> for_expansions_{};
 };
 
 // The prior before trained networks: a softmax of each action's one-ply margin (the evaluator's estimate
