@@ -159,7 +159,7 @@ const Param<MctsSettings> kMctsParams[] = {
      [](MctsSettings& s, const std::string& v) { s.o.reuse_tree = parse_int(v, 0, 1); }},
     {{"max_nodes", "N", "8000000", "beyond this many nodes (1000 to 100000000) leaves are valued but no longer expanded"},
      [](MctsSettings& s, const std::string& v) { s.o.max_nodes = static_cast<size_t>(parse_int(v, 1000, MctsOptions::kMaxNodes)); }},
-    {{"net", "FILE.json", "none", "a policy-value network for the priors and the leaves' values (tree search only)"},
+    {{"net", "FILE.json", "none", "a policy-value network for the priors and the leaves' values (tree search only); with eval= only the priors, with policy= only the values"},
      [](MctsSettings& s, const std::string& v) {
        if (v == "trained") throw std::invalid_argument("no shipped network yet: give a weight file FILE.json");
        if (!v.ends_with(".json")) throw std::invalid_argument("networks are weight files FILE.json");

@@ -137,12 +137,10 @@ class MctsPlayer::Search {
     if (root.expansion.load(std::memory_order_acquire) != Node::kLeaf) return;
     NetScratch::Leaf& leaf = (*net_scratch_)[0]->leaves[0];
     leaf.state = tree_.root_state;
-    leaf.state.legal_actions(leaf.actions);
-    const PolicyValueNet::Query query{&leaf.state, &leaf.actions, leaf.priors.data(), &leaf.values};
+    leaf.expand = true;
+    const PolicyValueNet::Query query = query_of(leaf);
     net_->evaluate(std::span(&query, 1), (*net_scratch_)[0]->workspace);
-    if (o_.policy) o_.policy->priors(leaf.state, leaf.actions, leaf.priors);
-    const bool ok = make_decision_children(root, tree_.arenas[0], leaf.actions, leaf.priors.data());
-    root.expansion.store(ok ? Node::kExpanded : Node::kNoRoom, std::memory_order_release);
+    expand_leaf(leaf, root, tree_.arenas[0]);
   }
 
  private:
@@ -187,7 +185,7 @@ class MctsPlayer::Search {
 
   // From the root to a leaf, counting a visit and a virtual loss on every node on the way: a finished
   // game, a leaf this descent claims (pending) or one that cannot be expanded (no room: valued only), or a
-  // collision with a pending leaf.
+  // collision with a pending leaf (or a tile draw another worker is expanding).
   Descent descend(NetScratch::Leaf& leaf, Rng& rng, NodeArena& arena) {
     State& s = leaf.state;
     s = tree_.root_state;
@@ -223,26 +221,32 @@ class MctsPlayer::Search {
   // One network call for the batch's leaves; each claimed leaf is expanded (a decision with the call's
   // priors), then every path is backed up with the leaf's values (the network's values are rewards).
   void evaluate_leaves(NetScratch& scratch, int count, NodeArena& arena, Rng& rng) {
-    for (int i = 0; i < count; ++i) {
-      NetScratch::Leaf& leaf = scratch.leaves[static_cast<size_t>(i)];
-      const bool priors = leaf.expand;  // a claimed leaf is a decision (descend expands tile draws itself)
-      if (priors) leaf.state.legal_actions(leaf.actions);
-      scratch.queries[static_cast<size_t>(i)] = {&leaf.state, priors ? &leaf.actions : nullptr, priors ? leaf.priors.data() : nullptr, &leaf.values};
-    }
+    for (int i = 0; i < count; ++i) scratch.queries[static_cast<size_t>(i)] = query_of(scratch.leaves[static_cast<size_t>(i)]);
     net_->evaluate(std::span(scratch.queries.data(), static_cast<size_t>(count)), scratch.workspace);
     for (int i = 0; i < count; ++i) {
       NetScratch::Leaf& leaf = scratch.leaves[static_cast<size_t>(i)];
-      // Halves of the network replaced, to measure what each half is worth (ai/README.md: net with eval=
-      // or policy=).
-      if (o_.evaluator) leaf.values = leaf_rewards(leaf.state, rng, leaf.path.back()->action.kind() == Action::kDraw);
-      if (o_.policy && leaf.expand) o_.policy->priors(leaf.state, leaf.actions, leaf.priors);
-      if (leaf.expand) {
-        Node& n = *leaf.path.back();
-        const bool ok = make_decision_children(n, arena, leaf.actions, leaf.priors.data());
-        n.expansion.store(ok ? Node::kExpanded : Node::kNoRoom, std::memory_order_release);
-      }
+      // With eval= the evaluator values the leaf as without a network, the turn in progress finished first
+      // (drawn = false: a drawn tile's leaf too, since the evaluator does not read the tile in hand).
+      if (o_.evaluator) leaf.values = leaf_rewards(leaf.state, rng, false);
+      if (leaf.expand) expand_leaf(leaf, *leaf.path.back(), arena);
       back_up(leaf.path, leaf.values);
     }
+  }
+
+  // The network's query for a leaf: its values, and the priors of its legal actions when it is to be
+  // expanded (a claimed leaf is a decision: descend expands tile draws itself) and no policy (policy=)
+  // gives them instead.
+  PolicyValueNet::Query query_of(NetScratch::Leaf& leaf) const {
+    if (leaf.expand) leaf.state.legal_actions(leaf.actions);
+    const bool priors = leaf.expand && !o_.policy;
+    return {&leaf.state, priors ? &leaf.actions : nullptr, priors ? leaf.priors.data() : nullptr, &leaf.values};
+  }
+
+  // Expands a claimed leaf with the network's priors, or the policy's with policy=.
+  void expand_leaf(NetScratch::Leaf& leaf, Node& n, NodeArena& arena) {
+    if (o_.policy) o_.policy->priors(leaf.state, leaf.actions, leaf.priors);
+    const bool ok = make_decision_children(n, arena, leaf.actions, leaf.priors.data());
+    n.expansion.store(ok ? Node::kExpanded : Node::kNoRoom, std::memory_order_release);
   }
 
   void back_up(const std::vector<Node*>& path, const PlayerValues& r) {
@@ -513,7 +517,9 @@ MctsPlayer::MctsPlayer(MctsOptions options)
     if (options_.determinizations > 0) refuse("worlds (determinized search): it searches one tree");
     if (options_.threads > 1 && options_.parallel == MctsOptions::Parallel::kRoot) refuse("parallel=root: its workers share one tree");
     if (options_.leaf != MctsOptions::Leaf::kEval) refuse("leaf=rollout or leaf=truncated: the network values the leaves");
-    if (options_.evaluator && options_.policy) refuse("both an evaluator (eval=) and a policy (policy=): it would not be used");
+    if (options_.evaluator && options_.policy)
+      refuse("both an evaluator (eval=) and a policy (policy=): the network would do nothing (eval= replaces its values, "
+             "policy= its priors)");
     if (options_.reward == MctsOptions::Reward::kWin) refuse("reward=win: the network's values are score margins");
     options_.chance = MctsOptions::Chance::kFull;  // the network reads the tile in hand
     if (!options_.evaluator) options_.reward_scale = options_.network->reward_scale();
@@ -521,8 +527,8 @@ MctsPlayer::MctsPlayer(MctsOptions options)
 }
 
 void MctsPlayer::check_rules(const Rules& rules) const {
-  if (options_.network) return options_.network->check_rules(rules);
-  evaluator_->check_rules(rules);
+  if (options_.network) options_.network->check_rules(rules);
+  if (!options_.network || options_.evaluator) evaluator_->check_rules(rules);
   if (options_.policy) options_.policy->check_rules(rules);  // set when priors are used
 }
 
@@ -839,7 +845,7 @@ MctsPlayer::Profile MctsPlayer::profile() const {
     Profile::Depth& d = out.depths[static_cast<size_t>(item.depth)];
     ++d.nodes;
     d.visits += visits;
-    // This node's first visit ended a simulation, unless it is a drawn tile that simulations pass through.
+    // This node's first visit ended a simulation, unless simulations pass through it (first_visit_passed).
     if (item.depth > 0 && !item.passed_through) {
       ++leaves;
       leaf_depth += item.depth;

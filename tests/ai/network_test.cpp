@@ -391,7 +391,8 @@ TEST(Network, BotSpecsTakeANetwork) {
   EXPECT_EQ(message("mcts:net=" + path + ",policy=trained"), "accepted");
   EXPECT_EQ(message("mcts:net=" + path + ",policy=oneply"), "accepted");
   EXPECT_EQ(message("mcts:net=" + path + ",policy=trained,eval=trained"),
-            refused + "both an evaluator (eval=) and a policy (policy=): it would not be used");
+            refused + "both an evaluator (eval=) and a policy (policy=): the network would do nothing (eval= replaces "
+                      "its values, policy= its priors)");
   EXPECT_EQ(message("mcts:net=" + path + ",reward=win"), refused + "reward=win: the network's values are score margins");
   EXPECT_EQ(message("mcts:net=" + path + ",scale=10"),
             "bot mcts: scale cannot be combined with net unless eval= values the leaves (the network's reward_scale is used)");
@@ -456,12 +457,13 @@ TEST(Network, MctsPlaysWholeGamesInBatches) {
 // A random position where a tile with at least three placements is to be placed.
 State placement_position(const Rules& rules, uint64_t seed, ActionList& actions) {
   State s = testing::random_position(rules, seed, 20);
-  for (Rng rng(seed);; s.apply(s.is_chance() ? Action::draw(s.sample_draw_tile(0)) : s.sample_legal_action(rng))) {
-    EXPECT_FALSE(s.is_terminal());
+  for (Rng rng(seed); !s.is_terminal(); s.apply(s.is_chance() ? Action::draw(s.sample_draw_tile(0)) : s.sample_legal_action(rng))) {
     if (s.is_chance()) continue;
     s.legal_actions(actions);
     if (actions[0].kind() == Action::kPlace && actions.size >= 3) return s;
   }
+  ADD_FAILURE() << "no placement with three choices in the game of seed " << seed;
+  return s;
 }
 
 // A search of one simulation per legal action, in one round: every descent goes to a fresh child (virtual
@@ -529,6 +531,33 @@ TEST(Network, EitherHalfCanBeReplaced) {
     differs |= std::abs(net_priors[static_cast<size_t>(i)] - expected[static_cast<size_t>(i)]) > 1e-3;
   }
   EXPECT_TRUE(differs) << "the test needs priors that tell the policy's from the network's";
+  // Below the root, leaves are expanded after the network's call: a child kept as the next root carries
+  // the policy's priors too.
+  {
+    MctsOptions deeper = with_policy;
+    deeper.iterations = 200;
+    deeper.batch = 8;
+    deeper.reuse_tree = true;
+    MctsPlayer bot(deeper);
+    (void)bot.choose(s);
+    const auto& root = bot.last_root();
+    const auto most = std::max_element(root.begin(), root.end(), [](const auto& a, const auto& b) { return a.visits < b.visits; });
+    State next = s;
+    next.apply(most->action);
+    ASSERT_FALSE(next.is_chance());
+    bot.observe(most->action);
+    (void)bot.choose(next);
+    EXPECT_GT(bot.reused_visits(), 1) << "the child's subtree was not kept";
+    ActionList next_actions;
+    next.legal_actions(next_actions);
+    std::array<float, kMaxActions> next_expected;
+    with_policy.policy->priors(next, next_actions, next_expected);
+    for (const auto& child : bot.last_root()) {
+      const int i = static_cast<int>(std::find(next_actions.begin(), next_actions.end(), child.action) - next_actions.begin());
+      ASSERT_LT(i, next_actions.size);
+      EXPECT_NEAR(child.prior, next_expected[static_cast<size_t>(i)], 1e-6) << child.action.to_string();
+    }
+  }
 
   MctsOptions with_evaluator = o;
   with_evaluator.evaluator = make_evaluator("endnow");

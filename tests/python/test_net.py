@@ -199,6 +199,9 @@ def test_train_net_runs_generations_and_resumes(tmp_path, monkeypatch):
     monkeypatch.undo()
     with pytest.raises(ValueError, match=r"other settings \(search_value: 0.0 then, 0.5 now\)"):
         net.train_net(tmp_path, dataclasses_replace(config, search_value=0.5), progress=False, log=print)
+    with pytest.raises(ValueError, match="the bot mcts:scale=10 backs up other values"):
+        net.train_net(tmp_path / "units", dataclasses_replace(config, teacher="mcts:scale=10", search_value=0.5),
+                      progress=False)
     with pytest.raises(ValueError, match="2-player nets; these rules have 3 players"):
         net.train_net(tmp_path / "three", dataclasses_replace(config, rules="players=3"), progress=False)
 

@@ -602,6 +602,12 @@ def train_net(out, config: LoopConfig = LoopConfig(), *, progress: bool = True, 
         raise ValueError(f"train-net gates by head-to-head matches, so it trains 2-player nets; these rules have "
                          f"{rules.players} players")
     config.net.check()
+    if config.search_value:  # the search's values are blended with outcomes in the net's own units
+        for spec in (config.teacher, config.selfplay):
+            if "scale=" in spec or "reward=win" in spec:
+                raise ValueError(f"--search-value blends the search's values into targets of tanh(margin / "
+                                 f"{config.net.reward_scale:g}); the bot {spec} backs up other values (scale= or "
+                                 "reward=win): drop those keys or use --search-value 0")
     out = os.path.abspath(out)  # the nets' paths are in the bots' specs, which a rerun must repeat exactly
     files.make_folder(out)
     check_settings(out, config)
