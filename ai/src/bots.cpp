@@ -126,7 +126,7 @@ const Param<MctsSettings> kMctsParams[] = {
      [](MctsSettings& s, const std::string& v) { s.o.evaluator = make_evaluator(v); }},
     {{"c", "X", "1 with puct=1, 0.4 with puct=0", "prior weight (PUCT) or exploration constant (UCT)"},
      [](MctsSettings& s, const std::string& v) { s.o.exploration = parse_double(v, 0, 100); }},
-    {{"scale", "X", "20", "reward = tanh(margin / scale), the margin in points over the best opponent"},
+    {{"scale", "X", "20", "reward = tanh(margin / scale), the margin in points over the best opponent (with net, the network's own unless eval=)"},
      [](MctsSettings& s, const std::string& v) { s.o.reward_scale = parse_double(v, 1e-3, 1e6); s.scale_given = true; }},
     {{"chance", "full|sample", "sample", "full: a drawn tile's first visit ends a simulation; sample: simulations pass through to the drawn tile's decision"},
      [](MctsSettings& s, const std::string& v) {

@@ -336,9 +336,9 @@ class Positions:
         if "action_value" not in self.data:
             raise ValueError("policy data without 'action_value' (data generated before search values were kept): "
                              "generate it again, or train with search_value=0")
-        first, visits = self.data["first_action"], self.data["visits"].astype(np.float64)
-        totals = np.add.reduceat(visits, first[:-1])
-        root = np.add.reduceat(visits * self.data["action_value"], first[:-1]) / np.maximum(totals, 1)
+        from .policy import visit_targets
+
+        root = np.add.reduceat(visit_targets(self.data) * self.data["action_value"], self.data["first_action"][:-1])
         target = self.outcome.copy()
         target[:, 0] = (1 - weight) * target[:, 0] + weight * root
         if self.players == 2:
