@@ -165,6 +165,8 @@ const Param<MctsSettings> kMctsParams[] = {
        if (!v.ends_with(".json")) throw std::invalid_argument("networks are weight files FILE.json");
        s.o.network = load_network(v);
      }},
+    {{"net_value", "W", "0", "with net and eval=: a leaf's value is W times the network's plus 1 - W times the evaluator's"},
+     [](MctsSettings& s, const std::string& v) { s.o.net_value_weight = parse_double(v, 0, 1); }},
     {{"batch", "N", "8", "with net: leaves per network call (1 to 256)"},
      [](MctsSettings& s, const std::string& v) { s.o.batch = parse_int(v, 1, MctsOptions::kMaxBatch); }},
     {{"noise", "X", "0", "Dirichlet noise of this alpha mixed into the root's priors (0: off)"},

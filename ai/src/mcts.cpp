@@ -226,8 +226,13 @@ class MctsPlayer::Search {
     for (int i = 0; i < count; ++i) {
       NetScratch::Leaf& leaf = scratch.leaves[static_cast<size_t>(i)];
       // With eval= the evaluator values the leaf as without a network, the turn in progress finished first
-      // (drawn = false: a drawn tile's leaf too, since the evaluator does not read the tile in hand).
-      if (o_.evaluator) leaf.values = leaf_rewards(leaf.state, rng, false);
+      // (drawn = false: a drawn tile's leaf too, since the evaluator does not read the tile in hand), and
+      // net_value_weight of the network's value is mixed in (AlphaGo's mix of value net and rollouts).
+      if (o_.evaluator) {
+        const PlayerValues evaluated = leaf_rewards(leaf.state, rng, false);
+        const double w = o_.net_value_weight;
+        for (int p = 0; p < leaf.state.num_players(); ++p) leaf.values[p] = w * leaf.values[p] + (1 - w) * evaluated[p];
+      }
       if (leaf.expand) expand_leaf(leaf, *leaf.path.back(), arena);
       back_up(leaf.path, leaf.values);
     }
@@ -521,6 +526,12 @@ MctsPlayer::MctsPlayer(MctsOptions options)
       refuse("both an evaluator (eval=) and a policy (policy=): the network would do nothing (eval= replaces its values, "
              "policy= its priors)");
     if (options_.reward == MctsOptions::Reward::kWin) refuse("reward=win: the network's values are score margins");
+    if (options_.net_value_weight > 0 && !options_.evaluator)
+      throw std::invalid_argument("mcts: net_value= mixes the network's values with an evaluator's: give eval= too");
+    if (options_.net_value_weight > 0 && options_.network->reward_scale() != options_.reward_scale)
+      throw std::invalid_argument("mcts: net_value= mixes values of one scale: the network's reward scale is " +
+                                  std::to_string(options_.network->reward_scale()) + ", scale= is " +
+                                  std::to_string(options_.reward_scale) + " (give scale= the network's)");
     options_.chance = MctsOptions::Chance::kFull;  // the network reads the tile in hand
     if (!options_.evaluator) options_.reward_scale = options_.network->reward_scale();
   }

@@ -578,6 +578,49 @@ TEST(Network, EitherHalfCanBeReplaced) {
   }
 }
 
+// net_value= mixes the two: a child's value is W times the network's plus 1 - W times the evaluator's, on
+// one reward scale; without an evaluator, or on two scales, it is refused.
+TEST(Network, NetValueMixesTheNetworkWithTheEvaluator) {
+  const Rules rules = rules_with(2);
+  const auto net = random_net(rules, shape_of(4, 1, 8, 8, true), 8);
+  ActionList actions;
+  const State s = placement_position(rules, 11, actions);
+  MctsOptions o = one_visit_per_child(net, actions);
+  o.evaluator = make_evaluator("endnow");
+  o.finish_turn = false;
+  o.reward_scale = net->reward_scale();
+  o.net_value_weight = 0.25;
+  MctsPlayer bot(o);
+  (void)bot.choose(s);
+  EXPECT_EQ(bot.verify_tree(), "");
+  PolicyValueNet::Workspace workspace(*net, 1);
+  const int me = s.current_player();
+  for (const auto& child : bot.last_root()) {
+    ASSERT_EQ(child.visits, 1) << child.action.to_string();
+    State next = s;
+    next.apply(child.action);
+    ASSERT_FALSE(next.is_terminal() || next.is_chance());
+    PlayerValues values;
+    const PolicyValueNet::Query query{&next, nullptr, nullptr, &values};
+    net->evaluate(std::span(&query, 1), workspace);
+    const PlayerValues points = o.evaluator->evaluate(next);
+    const double evaluated = std::tanh((points[static_cast<size_t>(me)] - points[static_cast<size_t>(1 - me)]) / o.reward_scale);
+    EXPECT_NEAR(child.mean, 0.25 * values[static_cast<size_t>(me)] + 0.75 * evaluated, 1e-5) << child.action.to_string();
+  }
+
+  MctsOptions no_evaluator = o;
+  no_evaluator.evaluator = nullptr;
+  EXPECT_THROW(MctsPlayer{no_evaluator}, std::invalid_argument);
+  MctsOptions two_scales = o;
+  two_scales.reward_scale = net->reward_scale() + 1;
+  try {
+    MctsPlayer bot2(two_scales);
+    ADD_FAILURE() << "two reward scales were accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("scale"), std::string::npos) << e.what();
+  }
+}
+
 // A fresh tile draw is passed through: the network values the decision with a drawn tile in hand, never
 // the position before the draw (which its training data never shows), so every leaf below a draw is a
 // drawn tile's decision and no simulation ends at the draw itself.

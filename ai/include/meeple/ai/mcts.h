@@ -90,6 +90,9 @@ struct MctsOptions {
   // (its values are tanh(margin / its scale)). Tree search only (no worlds, parallel=root, other leaf
   // kinds or reward=win).
   std::shared_ptr<const PolicyValueNet> network;
+  // With a network and eval=: a leaf's value is this share of the network's value plus the rest of the
+  // evaluator's (0: the evaluator's alone); both must be on one reward scale.
+  double net_value_weight = 0;
   int batch = 8;  // with a network: leaves each worker gathers per network call
   static constexpr int kMaxBatch = 256;
   // Self-play exploration (AlphaZero). Root noise (0: off; with a network): before each search the root's
