@@ -40,32 +40,40 @@ namespace {
 // Exit status for bad input (records, files, arguments), as the record spec asks for replay errors.
 constexpr int kBadInput = 2;
 
-std::vector<std::string> split_commas(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream in(s);
-  for (std::string item; std::getline(in, item, ',');)
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
+// Which game a command plays, in Rules::parse's one grammar: --rules gives the text, and --players,
+// --expansions and --option are shorthand for words of the same text (a name given both ways is refused
+// as given twice).
+struct RulesFlags {
+  std::string text;
+  std::optional<int> players;
+  std::string expansions;
+  std::vector<std::string> options;
 
-Rules make_rules(int players, const std::string& expansions, const std::vector<std::string>& options) {
-  Rules rules;
-  try {
-    rules.players = checked<uint8_t>(players, 2, kMaxPlayers);
-  } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument(std::string("--players ") + e.what());
+  void add_to(CLI::App* command, const std::string& players_default) {
+    std::string expansion_names, option_names;
+    for (int i = 0; i < kNumExpansions; ++i)
+      expansion_names += (i ? ", " : "") + std::string(expansion_name(static_cast<Expansion>(1 << i)));
+    for (const OptionSpec& o : option_specs()) option_names += (option_names.empty() ? "" : ", ") + std::string(o.name);
+    command->add_option("--rules", text, "the game as one text, e.g. \"players=3 expansions=river2,count small_city=two_points\"");
+    command->add_option("--players", players, "shorthand for players=N in --rules, 2 to " + std::to_string(kMaxPlayers) +
+                                                  " (default: " + players_default + ")");
+    command->add_option("--expansions", expansions, "shorthand for expansions=... in --rules, comma-separated: " + expansion_names);
+    command->add_option("--option", options, "shorthand for NAME=VALUE in --rules (repeatable): " + option_names +
+                                                 " (meeple info lists the values)");
   }
-  for (const std::string& e : split_commas(expansions)) rules.add_expansion(e);
-  std::set<std::string> given;  // an option given twice is refused: the last would win silently
-  for (const std::string& o : options) {
-    const auto eq = o.find('=');
-    if (eq == std::string::npos) throw std::invalid_argument("--option wants NAME=VALUE, got '" + excerpt(o) + "'");
-    if (!given.insert(o.substr(0, eq)).second) throw std::invalid_argument("--option " + excerpt(o.substr(0, eq)) + " given twice");
-    rules.set_option(o.substr(0, eq), o.substr(eq + 1));
+
+  Rules rules(int default_players = 0) const {
+    std::string full = text;
+    if (players) full += " players=" + std::to_string(*players);
+    if (!expansions.empty()) full += " expansions=" + expansions;
+    for (const std::string& o : options) full += " " + o;
+    bool has_players = false;
+    std::istringstream words(full);
+    for (std::string word; words >> word;) has_players = has_players || word.starts_with("players=");
+    if (!has_players && default_players != 0) full += " players=" + std::to_string(default_players);
+    return Rules::parse(full);
   }
-  rules.validate();
-  return rules;
-}
+};
 
 // Records keep seeds as signed 64-bit numbers: the last game's must fit too.
 void check_last_seed(uint64_t first, uint64_t offset) {
@@ -217,6 +225,32 @@ extern "C" void on_stop_signal(int signal) {
 
 // Temporary files FILE.partial-PID beside `target` left by runs that are gone (kill -9, a crash, a
 // signal): their finished games are named before this run starts, never silently left behind.
+// A run killed (kill -9) in the middle of writing a record can leave part of it: Linux may end a write to
+// a file early when the process gets a fatal signal. A dead run's leftover is cut back to its last whole
+// record, so that it replays; returns whether there was a part to cut.
+bool drop_cut_record(const std::filesystem::path& path) {
+  const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct stat st {};
+  off_t end = ::fstat(fd, &st) == 0 ? st.st_size : 0;
+  const off_t size = end;
+  char buffer[1 << 16];
+  while (end > 0) {
+    const off_t begin = std::max<off_t>(0, end - static_cast<off_t>(sizeof buffer));
+    const ssize_t n = ::pread(fd, buffer, static_cast<size_t>(end - begin), begin);
+    if (n != end - begin) break;
+    const char* newline = static_cast<const char*>(::memrchr(buffer, '\n', static_cast<size_t>(n)));
+    if (newline != nullptr) {
+      end = begin + (newline - buffer) + 1;
+      break;
+    }
+    end = begin;
+  }
+  const bool cut = end < size && ::ftruncate(fd, end) == 0;
+  ::close(fd);
+  return cut;
+}
+
 void mention_leftovers(const std::filesystem::path& target) {
   namespace fs = std::filesystem;
   const std::string prefix = target.filename().string() + ".partial-";
@@ -229,8 +263,10 @@ void mention_leftovers(const std::filesystem::path& target) {
     if (pid.empty() || pid.size() > 9 || pid.find_first_not_of("0123456789") != std::string::npos) continue;
     const int process = std::stoi(pid);  // not this process: it has not made its own yet
     if (process != getpid() && (::kill(process, 0) == 0 || errno != ESRCH)) continue;  // its run is still going
+    const bool cut = drop_cut_record(entry.path());
     std::cerr << "meeple: '" << (target.has_parent_path() ? entry.path() : entry.path().filename()).string() << "' holds the records of games finished by an earlier run (process "
-              << pid << ") that did not end; it is left as it is: rename it to keep them\n";
+              << pid << ") that did not end; it is left as it is" << (cut ? " but for the last record, cut off when that run was killed" : "")
+              << ": rename it to keep them\n";
   }
 }
 
@@ -393,9 +429,9 @@ void play_streaming(const Rules& rules, size_t count, const std::function<GameSp
   out.commit();
 }
 
-int run_selfplay(int players, int games, int jobs, uint64_t seed, const std::vector<std::string>& bots, const std::string& expansions,
-                 const std::vector<std::string>& options, const std::string& out_path) {
-  const Rules rules = make_rules(players, expansions, options);
+int run_selfplay(const Rules& rules, int games, int jobs, uint64_t seed, const std::vector<std::string>& bots,
+                 const std::string& out_path) {
+  const int players = rules.players;
   check_last_seed(seed, static_cast<uint64_t>(games - 1));
   if (bots.size() != 1 && static_cast<int>(bots.size()) != players)
     throw std::invalid_argument("--bot takes one bot for every seat or one per seat (" + std::to_string(players) + ")");
@@ -430,10 +466,9 @@ int run_selfplay(int players, int games, int jobs, uint64_t seed, const std::vec
 
 // The bots, one per seat, rotate through the seats over each tile order (ai/match.h schedule: with as many
 // bots as seats there is one group).
-int run_match(const std::vector<std::string>& bots, int games, int players, int jobs, uint64_t seed, const std::string& expansions,
-              const std::vector<std::string>& options, const std::string& out_path) {
-  if (players == 0) players = static_cast<int>(bots.size());
-  const Rules rules = make_rules(players, expansions, options);
+int run_match(const std::vector<std::string>& bots, int games, const Rules& rules, int jobs, uint64_t seed,
+              const std::string& out_path) {
+  const int players = rules.players;
   if (static_cast<int>(bots.size()) != players)
     throw std::invalid_argument("--bots needs one bot per seat (" + std::to_string(players) +
                                 "); repeat a bot to fill seats, e.g. --bots mcts greedy greedy");
@@ -488,10 +523,9 @@ int run_match(const std::vector<std::string>& bots, int games, int players, int 
 // Where an MCTS bot's simulations go: positions with a tile in hand from heuristic self-play (turns 10, 30
 // and 50 of each game), searched afresh with each budget; one row per budget, figures averaged over the
 // positions. See MctsPlayer::Profile.
-int run_analyze(const std::string& bot, const std::vector<int>& budgets, int games, int players, uint64_t seed,
-                const std::string& expansions, const std::vector<std::string>& options) {
+int run_analyze(const std::string& bot, const std::vector<int>& budgets, int games, const Rules& rules, uint64_t seed) {
   if (bot.substr(0, bot.find(':')) != "mcts") throw std::invalid_argument("--bot must be an mcts spec, e.g. mcts:c=0.4");
-  const Rules rules = make_rules(players, expansions, options);
+  const int players = rules.players;
   const std::string sep = bot.find(':') == std::string::npos ? ":" : bot.back() == ':' ? "" : ",";
   for (int b : budgets)
     if (b < 1) throw std::invalid_argument("--iterations must be positive");
@@ -553,9 +587,9 @@ int run_analyze(const std::string& bot, const std::vector<int>& budgets, int gam
   return 0;
 }
 
-int run_perft(uint64_t seed, int depth, int players, const std::string& expansions) {
+int run_perft(uint64_t seed, int depth, const Rules& rules) {
   if (depth < 1 || depth > 12) throw std::invalid_argument("--depth must be 1 to 12");
-  const State root(make_rules(players, expansions, {}));
+  const State root(rules);
   const auto order = seeded_draw_order(root, seed);
   const auto counts = perft(root, order, depth);
   std::printf("perft seed %llu, rules: %s\nfirst draws:", static_cast<unsigned long long>(seed), root.rules().to_string().c_str());
@@ -623,30 +657,26 @@ int main(int argc, char** argv) {
   replay_cmd->add_flag("--json", replay_json, "print the spec's JSON output (scores and breakdown, or the error)");
 
   auto* selfplay_cmd = app.add_subcommand("selfplay", "Play games between built-in bots and print wins and mean scores");
-  int players = 2, games = 100, jobs = 1;
+  int games = 100, jobs = 1;
   uint64_t seed = 1;
   std::vector<std::string> bots{"random"};
-  std::string expansions, out_path;
-  std::vector<std::string> options;
-  selfplay_cmd->add_option("--players", players, "number of players, 2 to 6")->capture_default_str();
+  std::string out_path;
+  RulesFlags selfplay_rules, match_rules, perft_rules, analyze_rules;
+  selfplay_rules.add_to(selfplay_cmd, "2");
   selfplay_cmd->add_option("--games", games, "number of games")->capture_default_str()->check(CLI::PositiveNumber);
   selfplay_cmd->add_option("--seed", seed, "seed of the first game (game g uses seed + g)")->capture_default_str()->check(kSeedRange);
   selfplay_cmd->add_option("--bot", bots, "one bot spec for all seats, or one per seat; " + bot_spec_help())->capture_default_str();
-  selfplay_cmd->add_option("--expansions", expansions, "comma-separated: river2, count, king_robber, cult_places, abbey_mayor");
-  selfplay_cmd->add_option("--option", options, "rule option NAME=VALUE (repeatable), e.g. small_city=two_points");
   selfplay_cmd->add_option("--jobs", jobs, "games played at once (threads)")->capture_default_str()->check(CLI::Range(1, 256));
   selfplay_cmd->add_option("--out", out_path, "write every game as a meeple-game/1 record to this .jsonl file");
   selfplay_cmd->footer("Bots and their parameters:\n" + bot_parameters_help());
 
   auto* match_cmd = app.add_subcommand("match", "Bots against each other: seats rotated over paired tile orders, win rates with Wilson intervals");
   std::vector<std::string> match_bots;
-  int match_players = 0, match_games = 100;
+  int match_games = 100;
   match_cmd->add_option("--bots", match_bots, "one bot spec per seat; " + bot_spec_help())->required();
   match_cmd->add_option("--games", match_games, "number of games (a multiple of the players)")->capture_default_str()->check(CLI::PositiveNumber);
-  match_cmd->add_option("--players", match_players, "number of players (default: one per bot)");
+  match_rules.add_to(match_cmd, "one per bot");
   match_cmd->add_option("--seed", seed, "seed of the first tile order")->capture_default_str()->check(kSeedRange);
-  match_cmd->add_option("--expansions", expansions, "comma-separated: river2, count, king_robber, cult_places, abbey_mayor");
-  match_cmd->add_option("--option", options, "rule option NAME=VALUE (repeatable)");
   match_cmd->add_option("--jobs", jobs, "games played at once (threads); results do not depend on it")->capture_default_str()->check(CLI::Range(1, 256));
   match_cmd->add_option("--out", out_path, "write every game as a meeple-game/1 record (names are the bot specs)");
   match_cmd->footer("Bots and their parameters:\n" + bot_parameters_help());
@@ -655,8 +685,7 @@ int main(int argc, char** argv) {
   int depth = 4;
   perft_cmd->add_option("--seed", seed, "seed of the draw order")->capture_default_str()->check(kSeedRange);
   perft_cmd->add_option("--depth", depth, "decisions deep, 1 to 12")->capture_default_str();
-  perft_cmd->add_option("--players", players, "number of players")->capture_default_str();
-  perft_cmd->add_option("--expansions", expansions, "comma-separated expansion names");
+  perft_rules.add_to(perft_cmd, "2");
 
   auto* analyze_cmd = app.add_subcommand("analyze", "Where an MCTS bot's simulations go (depths, principal line, chance and wide nodes) at several budgets");
   std::string analyze_bot = "mcts";
@@ -665,10 +694,8 @@ int main(int argc, char** argv) {
   analyze_cmd->add_option("--bot", analyze_bot, "an mcts bot spec (iterations are set per row)")->capture_default_str();
   analyze_cmd->add_option("--iterations", analyze_budgets, "simulation budgets, one row each")->capture_default_str()->delimiter(',');
   analyze_cmd->add_option("--games", analyze_games, "heuristic games to take positions from (3 each)")->capture_default_str()->check(CLI::Range(1, 1000));
-  analyze_cmd->add_option("--players", players, "number of players")->capture_default_str();
+  analyze_rules.add_to(analyze_cmd, "2");
   analyze_cmd->add_option("--seed", seed, "seed of the first game")->capture_default_str()->check(kSeedRange);
-  analyze_cmd->add_option("--expansions", expansions, "comma-separated expansion names");
-  analyze_cmd->add_option("--option", options, "rule option NAME=VALUE (repeatable)");
 
   auto* info_cmd = app.add_subcommand("info", "Version, expansions, options, tile sets, state size");
   bool info_json = false;
@@ -695,11 +722,12 @@ int main(int argc, char** argv) {
   }
   try {
     if (replay_cmd->parsed()) return run_replay(replay_path, replay_json);
-    if (selfplay_cmd->parsed()) return run_selfplay(players, games, jobs, seed, bots, expansions, options, out_path);
-    if (match_cmd->parsed()) return run_match(match_bots, match_games, match_players, jobs, seed, expansions, options, out_path);
-    if (perft_cmd->parsed()) return run_perft(seed, depth, players, expansions);
+    if (selfplay_cmd->parsed()) return run_selfplay(selfplay_rules.rules(), games, jobs, seed, bots, out_path);
+    if (match_cmd->parsed())
+      return run_match(match_bots, match_games, match_rules.rules(static_cast<int>(match_bots.size())), jobs, seed, out_path);
+    if (perft_cmd->parsed()) return run_perft(seed, depth, perft_rules.rules());
     if (info_cmd->parsed()) return run_info(info_json);
-    if (analyze_cmd->parsed()) return run_analyze(analyze_bot, analyze_budgets, analyze_games, players, seed, expansions, options);
+    if (analyze_cmd->parsed()) return run_analyze(analyze_bot, analyze_budgets, analyze_games, analyze_rules.rules(), seed);
   } catch (const std::exception& e) {  // bad input, or a file that cannot be read or written
     std::cerr << "meeple: " << e.what() << "\n";
     return kBadInput;

@@ -267,6 +267,10 @@ half-edges (0-7: NL NR EL ER SL SR WL WR) covered, pennants; flags. For pictures
   m.attr("FEATURE_NAMES") = std::vector<std::string>(kFeatureNames.begin(), kFeatureNames.end());
   m.attr("SCORE_CATEGORIES") = std::vector<std::string>{"city", "road", "cloister", "field", "bonus"};
   m.attr("MAX_PLAYERS") = kMaxPlayers;
+  m.attr("EXPANSION_NAMES") = expansion_names((1 << kNumExpansions) - 1);
+  std::vector<std::string> option_names;
+  for (const OptionSpec& o : option_specs()) option_names.emplace_back(o.name);
+  m.attr("OPTION_NAMES") = option_names;
 
   py::class_<Rules>(m, "Rules", "Which game is played: players, expansions, options for disputed rulings.")
       .def(py::init(&make_rules), py::arg("players") = 2, py::arg("expansions") = std::vector<std::string>{},

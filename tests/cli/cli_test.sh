@@ -67,7 +67,7 @@ check "failed run" 2 "cannot write '$tmp/keep.jsonl'" -- bash -c "trap '' XFSZ; 
 check "failed run keeps the old file" 0 "^precious$" -- cat "$tmp/keep.jsonl"
 check "no temporary file left" 0 "^1$" -- bash -c "ls '$tmp' | grep -c keep"
 check "good run replaces the file" 0 "^2$" -- bash -c "'$meeple' selfplay --games 2 --out '$tmp/keep.jsonl' >/dev/null && wc -l < '$tmp/keep.jsonl' | tr -d ' '"
-check "players narrowed" 2 "players must be 2 to 6, got 258" -- "$meeple" perft --players 258 --depth 2
+check "players narrowed" 2 "players must be 2 to 6, got '258'" -- "$meeple" perft --players 258 --depth 2
 check "negative seed" 2 "seed" -- "$meeple" selfplay --games 1 --seed -1
 check "too many worlds" 2 "bad value '4096' for worlds: must be 0 to 64" -- "$meeple" match --bots mcts:worlds=4096 greedy --games 2
 check "node cap beyond memory" 2 "for max_nodes: must be 1000 to 100000000" -- "$meeple" match --bots mcts:max_nodes=2000000000 greedy --games 2
@@ -222,14 +222,27 @@ kill -9 "$run"
 wait "$run" 2>/dev/null
 check "after kill -9 the next run names the finished games" 0 "'$tmp/killed.jsonl.partial-$run' holds the records of games finished by an earlier run \(process $run\)" -- "$meeple" selfplay --games 2 --out "$tmp/killed.jsonl"
 check "and leaves them" 0 "^kept$" -- bash -c "'$meeple' replay '$tmp/killed.jsonl.partial-$run' >/dev/null && echo kept"
+# A record cut off by the kill (a write ended early by the fatal signal) is dropped, the whole ones kept.
+true & dead=$!
+wait "$dead"
+{ printf '%s\n' "$good"; printf '%s' "${good:0:40}"; } >"$tmp/cut.jsonl.partial-$dead"
+check "a cut record is dropped" 0 "but for the last record, cut off when that run was killed" -- "$meeple" selfplay --games 1 --out "$tmp/cut.jsonl"
+check "and the whole ones replay" 0 "^1 whole$" -- bash -c "'$meeple' replay '$tmp/cut.jsonl.partial-$dead' >/dev/null && echo \$(wc -l < '$tmp/cut.jsonl.partial-$dead') whole"
 
 # Names given twice, subcommands, --version.
 check "unknown subcommand" 2 "unknown subcommand 'bogus'; the subcommands are replay, selfplay, match, perft, analyze, info" -- "$meeple" bogus
 check "no subcommand" 2 "a subcommand is required; the subcommands are replay" -- "$meeple"
 check "version" 0 "^meeple [0-9]+\.[0-9]+\.[0-9]+$" -- "$meeple" --version
-check "an option given twice" 2 "--option small_city given twice" -- "$meeple" selfplay --games 1 --option small_city=normal --option small_city=two_points
+check "an option given twice" 2 "small_city given twice" -- "$meeple" selfplay --games 1 --option small_city=normal --option small_city=two_points
 check "an expansion given twice" 2 "expansion 'river2' given twice" -- "$meeple" selfplay --games 1 --expansions river2,count,river2
 check "a players flag given twice" 2 "players" -- "$meeple" selfplay --games 1 --players 2 --players 3
+# One rules text: --rules, with --players, --expansions and --option as shorthand for its words.
+check "--rules" 0 "rules: players=3 expansions=river2 small_city=two_points" -- "$meeple" selfplay --games 1 --rules "players=3 expansions=river2 small_city=two_points"
+check "--rules with shorthand" 0 "rules: players=3 expansions=river2,count small_city=two_points" -- "$meeple" selfplay --games 1 --rules "expansions=river2,count" --players 3 --option small_city=two_points
+check "match seats one per bot unless told" 0 "3 players, rules: players=3 expansions=count" -- "$meeple" match --bots greedy random random --games 3 --rules "expansions=count"
+check "--rules and --players" 2 "rules: players given twice" -- "$meeple" selfplay --games 1 --rules "players=2" --players 3
+check "--rules and --expansions" 2 "rules: expansions given twice" -- "$meeple" perft --rules "expansions=count" --expansions river2
+check "a --rules word without =" 2 "rules: expected NAME=VALUE, got 'river2'" -- "$meeple" analyze --rules "river2" --games 1
 for spec in mcts:iterations=5,iterations=7 mcts:c=1,worlds=2,c=2 expectimax:depth=1,depth=2 heuristic:eval=handtuned,eval=endnow; do
   check "a bot parameter given twice: $spec" 2 "bot [a-z]+: parameter [a-z]+ given twice" -- "$meeple" selfplay --games 1 --bot "$spec"
 done

@@ -13,9 +13,8 @@ from pettingzoo.test import api_test
 
 import meeple
 import meeple.openspiel
-from meeple.environment import BoardOutgrewWindow, SeatView, make_rules, parse_options, win_utilities
+from meeple.environment import BoardOutgrewWindow, SeatView, as_rules, make_rules, option_words, win_utilities, with_players
 from meeple.gymnasium import CarcassonneEnv
-from meeple.training import rules_options
 from meeple.pettingzoo import env as aec_env
 
 ROOT = Path(__file__).parents[2]
@@ -131,16 +130,36 @@ def test_rules_parameters_read_as_in_meeple_info():
     assert str(make_rules(3, "river2+cult_places", "small_city:two_points;shrine_sets:ckr+csc")) == expected
     with pytest.raises(ValueError, match="needs a value"):
         make_rules(2, "", "small_city")
-    # The command line's --option items go through the same parser.
-    assert parse_options(["small_city=two_points", "shrine_sets:ckr+csc", "a=b:c"]) == {
-        "small_city": "two_points", "shrine_sets": "ckr+csc", "a": "b:c"}
-    # ... and so does training's reading of a Rules' non-default options back from its text.
-    assert rules_options(make_rules(3, "river2+cult_places", "small_city:two_points;shrine_sets:ckr+csc")) == {
-        "small_city": "two_points", "shrine_sets": "ckr+csc"}
+    # The command line's --option items go through the same words.
+    assert option_words(["small_city=two_points", "shrine_sets:ckr+csc", "a=b:c"]) == [
+        "small_city=two_points", "shrine_sets=ckr+csc", "a=b:c"]
+    assert option_words({"shrine_sets": ["ckr", "csc"]}) == ["shrine_sets=ckr+csc"]
     assert make_rules(2, ["river2"], {"small_city": "two_points"}) == meeple.Rules(
         players=2, expansions=["river2"], options={"small_city": "two_points"})
     with pytest.raises(ValueError, match="unknown expansion"):
         make_rules(2, "rivers")
+
+
+def test_one_rules_text_with_shorthand():
+    """Rules.parse's text is the one form: the parameters are shorthand for its words, so a name given both
+    ways is refused, and a Rules or its text is accepted wherever rules are taken."""
+    text = "players=3 expansions=river2,count small_city=two_points"
+    assert as_rules(text) == as_rules(as_rules(text)) == meeple.Rules.parse(text)
+    assert make_rules(rules="expansions=river2,count", players=3, options={"small_city": "two_points"}) == as_rules(text)
+    assert make_rules(rules="expansions=count") == meeple.Rules.parse("players=2 expansions=count")
+    assert make_rules(rules="expansions=count", default_players=4).players == 4
+    assert make_rules(rules=text, default_players=4).players == 3
+    with pytest.raises(ValueError, match="players given twice"):
+        make_rules(2, rules=text)
+    with pytest.raises(ValueError, match="expansions given twice"):
+        make_rules(expansions=["abbey_mayor"], rules=text)
+    with pytest.raises(ValueError, match="small_city given twice"):
+        make_rules(options="small_city:normal", rules=text)
+    with pytest.raises(TypeError, match="rules must be a meeple.Rules or its text"):
+        as_rules(3)
+    with pytest.raises(TypeError, match="expansions must be names"):
+        make_rules(expansions=[1])
+    assert with_players(text, 2) == meeple.Rules.parse("players=2 expansions=river2,count small_city=two_points")
 
 
 # OpenSpiel

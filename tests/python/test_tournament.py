@@ -5,7 +5,7 @@ import pytest
 
 import meeple
 from conftest import interruptible
-from meeple.tournament import GameResult, schedule
+from meeple.tournament import GameResult, record_rules, schedule
 
 
 def test_schedule_rotates_seats_over_paired_tile_orders():
@@ -91,6 +91,29 @@ def test_command_line_tournament_writes_records_csv_and_plot(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "meeple", "tournament", "--bots", "greedy", "clever", "--out",
                           str(out / "bad")], capture_output=True, text=True)
     assert bad.returncode == 2 and "unknown bot 'clever'" in bad.stderr
+
+
+def test_rules_are_one_text_with_shorthand_flags(tmp_path):
+    """--rules (or rules=) is Rules.parse's text; --players, --expansions and --option are shorthand for its
+    words; seats default to one per bot everywhere."""
+    from meeple.__main__ import main
+
+    out = tmp_path / "t"
+    assert main(["tournament", "--bots", "greedy", "random", "heuristic", "--games", "3", "--rules", "expansions=river2",
+                 "--option", "small_city=two_points", "--out", str(out), "--quiet"]) == 0
+    records = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+    assert {r["players"] for r in records} == {3}
+    assert {json.dumps(r["rules"], sort_keys=True) for r in records} == {
+        json.dumps(record_rules(meeple.Rules.parse("players=3 expansions=river2 small_city=two_points"))["rules"],
+                   sort_keys=True)}
+    assert main(["tournament", "--bots", "greedy", "random", "--rules", "players=2", "--players", "2", "--out",
+                 str(tmp_path / "bad")]) == 2
+    result = meeple.tournament(["greedy", "random"], games=2, rules="expansions=count", progress=False)
+    assert [len(g.scores) for g in result.games] == [2, 2]
+    with pytest.raises(ValueError, match="expansions given twice"):
+        meeple.tournament(["greedy", "random"], games=2, rules="expansions=count", expansions=["river2"])
+    with pytest.raises(ValueError, match="sprt plays two seats"):
+        meeple.sprt("greedy", "random", rules="players=3")
 
 
 def test_ray_backend_gives_the_records_of_the_local_one(tmp_path, ray_cluster):

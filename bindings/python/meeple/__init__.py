@@ -20,7 +20,9 @@ from ._meeple import (
     WINDOW,
     Encoding,
     FEATURE_NAMES,
+    EXPANSION_NAMES,
     MAX_PLAYERS,
+    OPTION_NAMES,
     PHASES,
     SCORE_CATEGORIES,
     Action,
@@ -55,6 +57,7 @@ from ._meeple import (
     wilson,
 )
 
+from .environment import as_rules, make_rules
 from .render import position_of_record, render_svg
 from .sprt import SprtResult, sprt
 from .tournament import TournamentResult, tournament
@@ -65,7 +68,7 @@ __all__ = [
     "ACTION_FEATURE_NAMES", "PolicyNet", "PolicyValueNet", "load_network", "random_network_json", "action_features", "action_json", "generate_policy_data",
     "FEATURE_NAMES", "MAX_PLAYERS", "PHASES", "SCORE_CATEGORIES", "Action", "Dealer", "Evaluator", "FittedEvaluator",
     "LinearEvaluator", "MlpEvaluator", "Player", "TrainedEvaluator",
-    "RecordBuilder", "Rules", "RulesError", "State",
+    "RecordBuilder", "Rules", "RulesError", "State", "as_rules", "make_rules", "EXPANSION_NAMES", "OPTION_NAMES",
     "generate_selfplay", "make_evaluator", "make_player", "play_games", "replay",
     "position_of_record", "render_svg", "sprt", "SprtResult", "tile_geometry", "tile_ids", "tournament",
     "TournamentResult", "wilson", "win_shares", "schedule", "__version__",

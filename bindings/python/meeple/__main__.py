@@ -22,14 +22,14 @@ import sys
 
 from . import _meeple, files
 from .checks import MAX_SEED, number, real
-from .environment import parse_options
+from .environment import make_rules
 from .tournament import MAX_GAMES, MAX_WORKERS, tournament
 
 
 def cmd_tournament(args) -> int:
     # tournament() checks the bots, rules and numbers before it makes the folder and the record file.
-    result = tournament(args.bots, games=args.games, players=args.players, expansions=args.expansions,
-                        options=parse_options(args.option), seed=args.seed, workers=args.workers,
+    result = tournament(args.bots, games=args.games, rules=rules_of_args(args, default_players=len(args.bots)),
+                        seed=args.seed, workers=args.workers,
                         out=os.path.join(args.out, "games.jsonl"), progress=not args.quiet,
                         backend=args.backend, address=args.address, batch=args.batch)
     print(result.table())
@@ -44,8 +44,7 @@ def cmd_tournament(args) -> int:
 def cmd_train(args) -> int:
     from .training import TrainConfig, generations_table, train
 
-    config = TrainConfig(players=args.players, expansions=tuple(args.expansions), options=parse_options(args.option),
-                         generations=args.generations, games=args.games, window=args.window, method=args.method,
+    config = TrainConfig(rules=str(rules_of_args(args)), generations=args.generations, games=args.games, window=args.window, method=args.method,
                          lam=args.lam, alpha=args.alpha, shrink_to=args.shrink_to, frozen=tuple(args.freeze),
                          hidden=tuple(args.hidden), selfplay_bot=args.selfplay_bot, match_bot=args.match_bot,
                          elo0=args.elo0, elo1=args.elo1, batch_pairs=args.batch_pairs, max_pairs=args.max_pairs,
@@ -59,7 +58,7 @@ def cmd_train(args) -> int:
 def cmd_train_policy(args) -> int:
     from .policy import FitConfig, train_policy
 
-    rules = _meeple.Rules(players=args.players, expansions=args.expansions, options=parse_options(args.option))
+    rules = rules_of_args(args)
     config = FitConfig(hidden=tuple(args.hidden), epochs=args.epochs, lr=args.lr, seed=args.seed)
     report = train_policy(args.out, rules, bot=args.bot, games=args.games, seed=args.seed, workers=args.workers,
                           config=config, progress=not args.quiet, command="python -m meeple " + shlex.join(args.argv),
@@ -73,7 +72,7 @@ def cmd_train_policy(args) -> int:
 def cmd_train_net(args) -> int:
     from .net import LoopConfig, NetConfig, train_net
 
-    rules = _meeple.Rules(players=args.players, expansions=args.expansions, options=parse_options(args.option))
+    rules = rules_of_args(args)
     net = NetConfig(channels=args.channels, residual=args.residual, flat_hidden=args.flat_hidden,
                     global_hidden=args.global_hidden, hand_features=not args.no_hand_features).check()
     config = LoopConfig(rules=str(rules), generations=args.generations, games=args.games, teacher=args.teacher,
@@ -148,7 +147,7 @@ def cmd_view(args) -> int:
 def cmd_play(args) -> int:
     from .play import serve
 
-    rules = _meeple.Rules(players=1 + len(args.bots), expansions=args.expansions, options=parse_options(args.option))
+    rules = rules_of_args(args, default_players=1 + len(args.bots))
     serve(rules, args.bots, seat=args.seat, seed=args.seed, port=args.port, out=args.out, open_browser=not args.no_open)
     return 0
 
@@ -248,6 +247,22 @@ def cmd_encoding(args) -> int:
     return 0
 
 
+def add_rules_arguments(parser, players_default: str = "2") -> None:
+    """--rules, and --players, --expansions and --option as shorthand for its words (rules_of_args)."""
+    parser.add_argument("--rules", default=None, help='the game as one text, e.g. "players=3 expansions=river2,count '
+                        'small_city=two_points" (Rules.parse; python -m meeple info lists the names)')
+    parser.add_argument("--players", type=number(2, _meeple.MAX_PLAYERS), default=None,
+                        help=f"shorthand for players=N in --rules (default: {players_default})")
+    parser.add_argument("--expansions", nargs="*", default=[],
+                        help="shorthand for expansions=... in --rules: " + " ".join(_meeple.EXPANSION_NAMES))
+    parser.add_argument("--option", action="append", default=[],
+                        help="shorthand for NAME=VALUE (or NAME:VALUE) in --rules, repeatable: " + " ".join(_meeple.OPTION_NAMES))
+
+
+def rules_of_args(args, default_players: int = 2) -> _meeple.Rules:
+    return make_rules(args.players, args.expansions, args.option, rules=args.rules, default_players=default_players)
+
+
 def add_backend_arguments(parser) -> None:
     parser.add_argument("--backend", choices=["local", "ray"], default="local",
                         help="local: --workers C++ threads; ray: batches of games as Ray tasks (pip install meeple[ray])")
@@ -278,10 +293,8 @@ def main(argv=None) -> int:
     t = sub.add_parser("tournament", help="bots against each other; records, a results table, a CSV and a plot")
     t.add_argument("--bots", nargs="+", required=True, help="bot specs, as for `meeple match`")
     t.add_argument("--games", type=number(1, MAX_GAMES), default=48)
-    t.add_argument("--players", type=number(2, _meeple.MAX_PLAYERS), default=2)
+    add_rules_arguments(t, "one per bot")
     t.add_argument("--seed", type=number(0, MAX_SEED), default=1)
-    t.add_argument("--expansions", nargs="*", default=[], help="river2 count king_robber cult_places abbey_mayor")
-    t.add_argument("--option", action="append", default=[], help="rule option NAME=VALUE or NAME:VALUE (repeatable)")
     t.add_argument("--workers", type=number(1, MAX_WORKERS), default=os.cpu_count() or 1, help="games at once (C++ threads)")
     t.add_argument("--out", required=True, help="folder for games.jsonl, results.csv, ratings.png (reruns resume)")
     add_backend_arguments(t)
@@ -292,9 +305,7 @@ def main(argv=None) -> int:
                         "generations' positions, and an SPRT match of the fitted weights against the current ones; "
                         "only a win promotes. See docs/training.md.")
     tr.add_argument("--out", required=True, help="folder for data, weights, match records, generations.csv/.png (reruns resume)")
-    tr.add_argument("--players", type=number(2, _meeple.MAX_PLAYERS), default=2, help="seats in self-play games (matches are head to head)")
-    tr.add_argument("--expansions", nargs="*", default=[], help="river2 count king_robber cult_places abbey_mayor")
-    tr.add_argument("--option", action="append", default=[], help="rule option NAME=VALUE or NAME:VALUE (repeatable)")
+    add_rules_arguments(tr, "2; the self-play games' seats, the matches are head to head")
     tr.add_argument("--generations", type=number(1), default=5)
     tr.add_argument("--games", type=number(1, MAX_GAMES), default=400, help="self-play games per generation")
     tr.add_argument("--window", type=number(1), default=3, help="fit on the data of this many latest generations")
@@ -323,9 +334,7 @@ def main(argv=None) -> int:
                         "of a small network whose softmax over the legal actions matches them. The result is a "
                         "weight file for mcts:policy=FILE.json.")
     tp.add_argument("--out", required=True, help="folder for data.npz, policy.json, report.json (reruns reuse the data)")
-    tp.add_argument("--players", type=number(2, _meeple.MAX_PLAYERS), default=2)
-    tp.add_argument("--expansions", nargs="*", default=[], help="river2 count king_robber cult_places abbey_mayor")
-    tp.add_argument("--option", action="append", default=[], help="rule option NAME=VALUE or NAME:VALUE (repeatable)")
+    add_rules_arguments(tp)
     tp.add_argument("--games", type=number(1, MAX_GAMES), default=200, help="self-play games")
     tp.add_argument("--bot", default="mcts:iterations=800", help="the mcts spec of every seat in self-play")
     tp.add_argument("--hidden", type=number(1, _meeple.MlpEvaluator.MAX_WIDTH), nargs="*", default=[32], help="hidden layer widths (at most 64)")
@@ -342,9 +351,7 @@ def main(argv=None) -> int:
                         "--window generations' data (in random rotations) and promotes it only if it wins an SPRT "
                         "match against the best. Needs JAX (pip install 'meeple[train]'). See docs/networks.md.")
     tn.add_argument("--out", required=True, help="folder for data, nets, match records, generations.csv/.png (reruns resume)")
-    tn.add_argument("--players", type=number(2, _meeple.MAX_PLAYERS), default=2)
-    tn.add_argument("--expansions", nargs="*", default=[], help="river2 count king_robber cult_places abbey_mayor")
-    tn.add_argument("--option", action="append", default=[], help="rule option NAME=VALUE or NAME:VALUE (repeatable)")
+    add_rules_arguments(tn)
     tn.add_argument("--generations", type=number(0), default=6, help="generations after generation 0")
     tn.add_argument("--games", type=number(1, MAX_GAMES), default=200, help="self-play games per generation")
     tn.add_argument("--teacher", default="mcts", help="generation 0's self-play bot (an mcts spec)")
@@ -389,8 +396,7 @@ def main(argv=None) -> int:
     pl = sub.add_parser("play", help="play bots yourself, in the browser (a local web app on 127.0.0.1)")
     pl.add_argument("--bots", nargs="+", default=["mcts:ms=1000"], help="one bot spec per other seat")
     pl.add_argument("--seat", type=number(0, _meeple.MAX_PLAYERS - 1), default=0, help="your seat (0 plays first)")
-    pl.add_argument("--expansions", nargs="*", default=[], help="river2 count king_robber cult_places abbey_mayor")
-    pl.add_argument("--option", action="append", default=[], help="rule option NAME=VALUE or NAME:VALUE (repeatable)")
+    add_rules_arguments(pl, "one per bot and yours")
     pl.add_argument("--seed", type=number(0, MAX_SEED), default=None, help="tile order (default: random)")
     pl.add_argument("--port", type=number(0, 65535), default=8000, help="0: any free port")
     pl.add_argument("--out", default=None, help="file the finished games' records are appended to "

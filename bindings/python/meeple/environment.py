@@ -41,31 +41,74 @@ class BoardOutgrewWindow(ValueError):
     doc): raised where an episode cannot be truncated (OpenSpiel)."""
 
 
-def make_rules(players=2, expansions=(), options=None) -> _meeple.Rules:
-    """Rules from the environments' parameters, names and values as `meeple info` lists them.
+def as_rules(rules) -> _meeple.Rules:
+    """`rules` as a meeple.Rules: a Rules, or its text in Rules.parse's one grammar
+    ("players=3 expansions=river2,count small_city=two_points")."""
+    if isinstance(rules, _meeple.Rules):
+        return rules
+    if isinstance(rules, str):
+        return _meeple.Rules.parse(rules)
+    raise TypeError(f"rules must be a meeple.Rules or its text such as 'players=3 expansions=river2', "
+                    f"got {type(rules).__name__}")
+
+
+def make_rules(players=None, expansions=(), options=None, *, rules=None, default_players=2) -> _meeple.Rules:
+    """The one Rules value: `rules` (a Rules or its text) with `players`, `expansions` and `options` as
+    shorthand for words of the same text, so a name given both ways is refused as given twice. Without a
+    player count anywhere, `default_players`.
 
     expansions: a list, or a string with the names separated by "+" or "," ("river2+count").
-    options: a dict, or a string of name:value (or name=value) items separated by ";" or spaces, a set
-    option's values joined with "+" ("small_city:two_points;shrine_sets:ckr+csc"). OpenSpiel parameters
-    use the "+" and ":" forms, which its game strings can carry.
+    options: a dict (a set option's values as a list), or a string of name:value (or name=value) items
+    separated by ";" or spaces, a set option's values joined with "+" ("small_city:two_points;shrine_sets:ckr+csc").
+    OpenSpiel parameters use the "+" and ":" forms, which its game strings can carry.
     """
-    players = integer("players", players, 2, _meeple.MAX_PLAYERS)
+    # A text's own words (a player count it lacks is still open); a Rules' text has them all.
+    words = [] if rules is None else rules.split() if isinstance(rules, str) else str(as_rules(rules)).split()
+    if players is not None:
+        words.append(f"players={integer('players', players, 2, _meeple.MAX_PLAYERS)}")
     if isinstance(expansions, str):
         expansions = [name for name in expansions.replace("+", ",").split(",") if name]
+    expansions = list(expansions)
+    if expansions:
+        if not all(isinstance(name, str) for name in expansions):
+            raise TypeError(f"expansions must be names (str), got {expansions!r}")
+        words.append("expansions=" + ",".join(expansions))
+    words += option_words(options)
+    if default_players is not None and not any(word.startswith("players=") for word in words):
+        words.append(f"players={default_players}")
+    return _meeple.Rules.parse(" ".join(words))
+
+
+def option_words(options) -> list[str]:
+    """Options (see make_rules) as name=value words of a rules text."""
+    if options is None:
+        return []
     if isinstance(options, str):
-        options = parse_options(options.replace(";", " ").split())
-    return _meeple.Rules(players=players, expansions=list(expansions), options=options or {})
-
-
-def parse_options(items) -> dict:
-    """Option items, each name=value or name:value (a set option's values joined with "+"), as a dict."""
-    parsed = {}
-    for item in items:
-        name_value = re.split("[=:]", item, maxsplit=1)
+        options = options.replace(";", " ").split()
+    if isinstance(options, dict):
+        items = []
+        for name, value in options.items():
+            if not isinstance(name, str):
+                raise TypeError(f"options: a key must be an option name (str), got {name!r}")
+            if isinstance(value, (list, tuple, set, frozenset)):
+                value = "+".join(value)
+            if not isinstance(value, str):
+                raise TypeError(f"option {name}: expected a string (or a list of strings for a set option), got {value!r}")
+            items.append(f"{name}={value}")
+        return items
+    words = []
+    for item in options:
+        name_value = re.split("[=:]", item, maxsplit=1) if isinstance(item, str) else []
         if len(name_value) < 2:
             raise ValueError(f"option {item!r} needs a value: name=value or name:value, e.g. small_city=two_points")
-        parsed[name_value[0]] = name_value[1]
-    return parsed
+        words.append(f"{name_value[0]}={name_value[1]}")
+    return words
+
+
+def with_players(rules, players: int) -> _meeple.Rules:
+    """The same game (expansions, options) for another number of seats: self-play of 3 is gated head to head."""
+    return make_rules(players, rules=" ".join(w for w in str(as_rules(rules)).split() if not w.startswith("players=")),
+                      default_players=None)
 
 
 def win_utilities(scores) -> list[float]:

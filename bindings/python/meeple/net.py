@@ -595,9 +595,9 @@ def train_net(out, config: LoopConfig = LoopConfig(), *, progress: bool = True, 
     generations.csv has a row per generation and generations.png plots Elo by generation and CPU-hour."""
     from . import policy
     from .sprt import sprt
-    from .training import rules_options
+    from .environment import as_rules
 
-    rules = _meeple.Rules.parse(config.rules) if isinstance(config.rules, str) else config.rules
+    rules = as_rules(config.rules)
     if rules.players != 2:
         raise ValueError(f"train-net gates by head-to-head matches, so it trains 2-player nets; these rules have "
                          f"{rules.players} players")
@@ -649,7 +649,7 @@ def train_net(out, config: LoopConfig = LoopConfig(), *, progress: bool = True, 
         else:
             match = sprt(config.match.format(net=candidate), config.match.format(net=os.path.join(out, best)),
                          elo0=config.elo0, elo1=config.elo1, batch_pairs=config.batch_pairs, max_pairs=config.max_pairs,
-                         expansions=rules.expansions, options=rules_options(rules), seed=config.seed + 100_000 * g + 50_000,
+                         rules=rules, seed=config.seed + 100_000 * g + 50_000,
                          workers=config.workers, out=os.path.join(out, f"match-{g:03d}.jsonl"),
                          report=(lambda r: log(f"  SPRT: {r.wins}-{r.draws}-{r.losses}, LLR {r.llr:.2f}")) if progress else None)
             promoted = match.accepted == "H1"

@@ -27,6 +27,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 
 from . import _meeple
+from .environment import as_rules
 from .render import T, board_data, final_account, page_assets
 from .words import PHASE_WORDS, board_of, describe, tile_name
 
@@ -311,7 +312,7 @@ def serve(rules, bots: list[str], seat: int = 0, seed: int | None = None, port: 
     """Serves the game on 127.0.0.1:port (0: any free port) until interrupted; prints the address first."""
     seed = random.randrange(1, 2**31) if seed is None else seed
     out = out or os.path.join("runs", "play", time.strftime("games-%Y%m%d.jsonl"))
-    table = Table(rules, bots, seat, seed, out)
+    table = Table(as_rules(rules), bots, seat, seed, out)
     server = ThreadingHTTPServer(("127.0.0.1", port), handler_for(table))
     url = f"http://127.0.0.1:{server.server_address[1]}/"
     print(f"meeple play: {url} (you are seat {seat}, against {', '.join(bots)}; records go to {out}); Ctrl-C stops",

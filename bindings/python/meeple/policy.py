@@ -31,6 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _meeple, cluster, files
+from .environment import as_rules
 from . import training
 from .checks import MAX_SEED, integer, real_number
 from .tournament import MAX_GAMES, MAX_WORKERS
@@ -56,8 +57,7 @@ def generate(path, rules, bot: str, games: int, seed: int = 1, workers: int = 1,
     seed = integer("seed", seed, 0, MAX_SEED - games)
     workers = integer("workers", workers, 1, MAX_WORKERS)
     batch = integer("batch", batch, 1)
-    if isinstance(rules, str):
-        rules = _meeple.Rules.parse(rules)
+    rules = as_rules(rules)
     _meeple.make_player(bot, 0)  # a bad spec fails before anything is played
     meta = {"format": DATA_FORMAT, "rules": str(rules), "bot": bot, "games": games, "seed": seed,
             "action_features": ACTION_FEATURES}
@@ -301,8 +301,7 @@ def train_policy(out, rules, bot: str = "mcts:iterations=800", games: int = 200,
                  backend: str = "local", address: str | None = None, batch: int = 4) -> dict:
     """Self-play data (out/data.npz), the fits, out/policy.json and out/value.json; returns the report (also
     out/report.json)."""
-    if isinstance(rules, str):
-        rules = _meeple.Rules.parse(rules)
+    rules = as_rules(rules)
     config.check()
     data = generate(os.path.join(out, "data.npz"), rules, bot, games, seed, workers, progress, backend, address, batch)
     if len(data["game"]) == 0:

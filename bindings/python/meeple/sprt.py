@@ -14,6 +14,7 @@ import math
 from dataclasses import dataclass
 
 from .checks import integer, real_number
+from .environment import make_rules
 from .tournament import bot_name, tournament, wilson
 
 
@@ -82,9 +83,14 @@ class SprtResult:
 
 def sprt(new, old, *, elo0: float = 0.0, elo1: float = 30.0, alpha: float = 0.05, beta: float = 0.05,
          batch_pairs: int = 20, max_pairs: int = 2000, expansions=(), options=None, seed: int = 1,
-         workers: int = 1, out=None, report=None) -> SprtResult:
+         workers: int = 1, out=None, report=None, rules=None) -> SprtResult:
     """Plays `new` against `old` (bot specs or Players, two seats) in seat-swapped pairs until the test
-    decides or `max_pairs` pairs are played. report(result) is called after each batch."""
+    decides or `max_pairs` pairs are played. report(result) is called after each batch. rules: a 2-player
+    meeple.Rules or its text; expansions and options are shorthand for its words."""
+    rules = make_rules(None, expansions, options, rules=rules)
+    if rules.players != 2:
+        raise ValueError(f"sprt plays two seats, but the rules say players={rules.players} "
+                         "(environment.with_players(rules, 2) keeps the rest)")
     if not real_number("elo1", elo1) > real_number("elo0", elo0):
         raise ValueError(f"elo1 ({elo1}) must be greater than elo0 ({elo0})")
     for name, value in (("alpha", alpha), ("beta", beta)):
@@ -96,8 +102,7 @@ def sprt(new, old, *, elo0: float = 0.0, elo1: float = 30.0, alpha: float = 0.05
     pairs = 0
     while pairs < max_pairs and not result.accepted:
         pairs = min(max_pairs, pairs + batch_pairs)
-        games = tournament([new, old], games=2 * pairs, players=2, expansions=expansions, options=options,
-                           seed=seed, workers=workers, out=out, progress=False).games
+        games = tournament([new, old], games=2 * pairs, rules=rules, seed=seed, workers=workers, out=out, progress=False).games
         result.wins = result.draws = result.losses = 0
         for game in games:
             mine, theirs = game.scores[game.names.index(result.new)], game.scores[game.names.index(result.old)]

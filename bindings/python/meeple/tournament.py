@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from . import _meeple, cluster, files
 from .checks import MAX_SEED, integer, shown
+from .environment import make_rules
 from ._meeple import wilson
 
 
@@ -255,11 +256,13 @@ def record_rules(rules) -> dict:
 
 def tournament(bots, games: int = 100, players: int | None = None, expansions=(), options=None, seed: int = 1,
                workers: int = 1, out=None, progress: bool = True, backend: str = "local", address: str | None = None,
-               batch: int = 4) -> TournamentResult:
+               batch: int = 4, rules=None) -> TournamentResult:
     """Plays the scheduled games not yet in `out` and returns the results of all of them.
 
     bots: bot specs ("mcts:iterations=2000", "greedy", ...) or meeple.Player objects (played in this
-    process, one game at a time). players: seats per game (default: one per bot). out: a .jsonl file that
+    process, one game at a time). rules: the game, a meeple.Rules or its text ("players=3 expansions=river2");
+    players, expansions and options are shorthand for its words (environment.make_rules); seats per game
+    default to one per bot. out: a .jsonl file that
     every finished game is appended to at once. workers: games played at once, in C++ threads.
     backend: "local", or "ray" to send batches of `batch` games as Ray tasks to the cluster at `address`
     (None: the one this process is connected to, or a new local one); each task plays its games in C++, and
@@ -269,12 +272,12 @@ def tournament(bots, games: int = 100, players: int | None = None, expansions=()
     cluster.check_backend(backend)
     bots = check_bots(bots)
     games = integer("games", games, 1, MAX_GAMES)
-    players = len(bots) if players is None else integer("players", players)
+    rules = make_rules(players, expansions, options, rules=rules, default_players=len(bots))
+    players = rules.players
     seed = integer("seed", seed, 0, MAX_SEED)
     workers = integer("workers", workers, 1, MAX_WORKERS)
     batch = integer("batch", batch, 1)
     out = None if out is None else os.fspath(out)
-    rules = _meeple.Rules(players=players, expansions=expansions, options=options or {})
     plan = schedule(bots, games, players, seed)
     finished = read_finished(out, rules, [bot_name(b) for b in bots])
     todo = [g for g in plan if (g.seed, g.names()) not in finished]

@@ -36,7 +36,7 @@ import numpy as np
 
 from . import _meeple, files
 from .checks import MAX_SEED, integer, real_number
-from .environment import parse_options
+from .environment import as_rules, with_players
 from .sprt import elo_of, sprt
 from .tournament import MAX_GAMES, MAX_WORKERS
 
@@ -62,8 +62,7 @@ def generate(folder, rules, bots, games: int, seed: int = 1, chunk_games: int = 
     """Plays the self-play games with ids (tile seeds) seed .. seed + games - 1 not yet in `folder` and
     writes their positions; returns how many games it played. bots: one spec per seat (rotated each game),
     e.g. ["heuristic", "heuristic"]."""
-    if isinstance(rules, str):
-        rules = _meeple.Rules.parse(rules)
+    rules = as_rules(rules)
     if len(bots) != rules.players:
         raise ValueError(f"{rules.players} seats need {rules.players} bot specs, got {len(bots)}: {bots}")
     games = integer("games", games, 0, MAX_GAMES)
@@ -480,9 +479,7 @@ def read_log(path) -> list[dict]:
 class TrainConfig:
     """Everything a training run is asked to do (python -m meeple train's options)."""
 
-    players: int = 2
-    expansions: tuple = ()
-    options: dict | None = None
+    rules: str = "players=2"     # the self-play games' (Rules.parse text); the matches are head to head
     generations: int = 5
     games: int = 400              # self-play games per generation
     window: int = 3               # generations of data each fit uses
@@ -504,7 +501,7 @@ class TrainConfig:
 
     def check(self) -> None:
         """Raises ValueError (or TypeError) naming the setting at fault."""
-        integer("players", self.players, 2, _meeple.MAX_PLAYERS)
+        as_rules(self.rules)
         integer("generations", self.generations, 1)
         integer("games", self.games, 1, MAX_GAMES)
         integer("window", self.window, 1)
@@ -566,12 +563,14 @@ def train(out, config: TrainConfig | None = None, *, progress: bool = True, log=
     from the same working directory continues where it stopped (bot names in the records hold the paths).
     Bot templates get {weights} replaced by a weight file. `command` is noted in the weight files (default:
     this process's command line). Returns the log rows."""
-    for key in ("expansions", "frozen", "hidden"):
+    if "rules" in settings:
+        settings["rules"] = str(as_rules(settings["rules"]))
+    for key in ("frozen", "hidden"):
         if key in settings:
             settings[key] = tuple(settings[key])
     config = replace(config or TrainConfig(), **settings)
     config.check()
-    rules = _meeple.Rules(players=config.players, expansions=config.expansions, options=config.options or {})
+    rules = as_rules(config.rules)
     start = read_model(config.start) if config.start else None  # a bad file fails before the folder is made
     out = os.path.normpath(out)  # "runs/x/" and "runs/x" name the same bots
     files.make_folder(out)
@@ -620,7 +619,7 @@ def run_generation(out, rules, generation: int, current: str, config: TrainConfi
         command=command))
     match = sprt(config.match_bot.format(weights=candidate), config.match_bot.format(weights=current),
                  elo0=config.elo0, elo1=config.elo1, batch_pairs=config.batch_pairs, max_pairs=config.max_pairs,
-                 expansions=rules.expansions, options=rules_options(rules),
+                 rules=with_players(rules, 2),
                  seed=config.seed + 1_000_000 * generation + 500_000, workers=config.workers,
                  out=os.path.join(out, f"match-gen-{generation}.jsonl"))
     lo, hi = match.interval
@@ -632,11 +631,6 @@ def run_generation(out, rules, generation: int, current: str, config: TrainConfi
 
 def rounded(value: float | None) -> float | None:
     return None if value is None else round(value, 3)
-
-
-def rules_options(rules) -> dict:
-    """The non-default options of `rules`, as the tournament takes them."""
-    return parse_options(word for word in str(rules).split()[1:] if not word.startswith("expansions="))
 
 
 def logged_number(text) -> float:

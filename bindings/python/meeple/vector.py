@@ -40,6 +40,7 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from . import _meeple
+from .environment import as_rules
 from .checks import integer, shown
 
 __all__ = ["VectorEnv"]
@@ -51,10 +52,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
     def __init__(self, num_envs: int = 8, rules: "_meeple.Rules | str" = "players=2", opponents=("greedy",),
                  seed: int = 0, threads: int | None = None, copy: bool = True):
         num_envs = integer("num_envs", num_envs, 1, 65536)
-        if isinstance(rules, str):
-            rules = _meeple.Rules.parse(rules)
-        if not isinstance(rules, _meeple.Rules):
-            raise TypeError(f"rules must be a meeple.Rules or its text (e.g. 'players=3 expansions=river2'), got {shown(rules)}")
+        rules = as_rules(rules)
         if opponents is None:
             opponents = []
         elif isinstance(opponents, str):
