@@ -477,14 +477,7 @@ int run_match(const std::vector<std::string>& bots, int games, const Rules& rule
                                 ") so that every tile order is played from every seat");
   check_last_seed(seed, static_cast<uint64_t>(games / players - 1));
   for (const std::string& b : bots) (void)make_player(b, 0);
-  std::vector<std::string> names;  // distinct bots, in the order given
-  for (const std::string& b : bots)
-    if (std::find(names.begin(), names.end(), b) == names.end()) names.push_back(b);
-  struct BotStats {
-    int games = 0;
-    int64_t win_units = 0, score = 0, margin = 0;
-  };
-  std::vector<BotStats> stats(names.size());
+  Standings standings(bots);
   RecordFile out(out_path);
   const std::vector<Seating> plan = schedule(players, static_cast<size_t>(games), players, seed);
   auto seat_bots_of = [&](size_t g) {
@@ -493,30 +486,9 @@ int run_match(const std::vector<std::string>& bots, int games, const Rules& rule
     return seat_bots;
   };
   play_streaming(rules, static_cast<size_t>(games), [&](size_t g) { return GameSpec{seat_bots_of(g), plan[g].seed}; },
-                 jobs, out, [&](size_t g, const State& state) {
-    const auto seat_bots = seat_bots_of(g);
-    const auto units = win_units(state);
-    for (int p = 0; p < players; ++p) {
-      BotStats& st = stats[std::find(names.begin(), names.end(), seat_bots[p]) - names.begin()];
-      int best_other = -1000000;
-      for (int q = 0; q < players; ++q)
-        if (q != p) best_other = std::max(best_other, state.score(q));
-      ++st.games;
-      st.win_units += units[p];
-      st.score += state.score(p);
-      st.margin += state.score(p) - best_other;
-    }
-  });
-  std::printf("%d games (%d tile orders, seats rotated), %d players, rules: %s\n", games, games / players, players,
-              rules.to_string().c_str());
-  std::printf("%-28s %6s %8s %7s %17s %8s %8s\n", "bot", "games", "wins", "win%", "95% interval", "score", "margin");
-  for (size_t i = 0; i < names.size(); ++i) {
-    const BotStats& st = stats[i];
-    const double wins = static_cast<double>(st.win_units) / kWinUnits, n = st.games;
-    const auto [lo, hi] = wilson(wins, st.games);
-    std::printf("%-28s %6d %8.1f %6.1f%% [%5.1f%%, %5.1f%%] %8.2f %+8.2f\n", names[i].c_str(), st.games, wins,
-                100.0 * wins / n, 100 * lo, 100 * hi, static_cast<double>(st.score) / n, static_cast<double>(st.margin) / n);
-  }
+                 jobs, out, [&](size_t g, const State& state) { standings.add(seat_bots_of(g), state); });
+  std::printf("%d games (%d tile orders, seats rotated), %d players, rules: %s\n%s", games, games / players, players,
+              rules.to_string().c_str(), standings.table().c_str());
   return 0;
 }
 

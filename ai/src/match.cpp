@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <limits>
 #include <mutex>
+#include <stdexcept>
 
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
@@ -143,6 +146,72 @@ Interval wilson(double successes, double trials, double z) {
   const double centre = (p + z2 / 2) / (1 + z2);
   const double half = z * std::sqrt(p * (1 - p) / trials + z2 / (4 * trials)) / (1 + z2);
   return {std::max(0.0, centre - half), std::min(1.0, centre + half)};
+}
+
+Standings::Standings(const std::vector<std::string>& bots) {
+  for (const std::string& b : bots)
+    if (std::none_of(totals_.begin(), totals_.end(), [&](const Totals& t) { return t.bot == b; })) totals_.push_back({b});
+}
+
+void Standings::add(const std::vector<std::string>& seat_bots, const std::vector<int>& scores) {
+  const int players = static_cast<int>(scores.size());
+  if (players < 1 || players > kMaxPlayers || seat_bots.size() != scores.size())
+    throw std::invalid_argument("standings: a game needs a bot for each of its 1 to " + std::to_string(kMaxPlayers) +
+                                " scores, got " + std::to_string(seat_bots.size()) + " bots and " + std::to_string(players) + " scores");
+  std::array<int, kMaxPlayers> a{};
+  std::copy(scores.begin(), scores.end(), a.begin());
+  const auto units = win_units(a, players);
+  for (int p = 0; p < players; ++p) {
+    auto it = std::find_if(totals_.begin(), totals_.end(), [&](const Totals& t) { return t.bot == seat_bots[p]; });
+    if (it == totals_.end()) it = totals_.insert(totals_.end(), Totals{seat_bots[p]});
+    int best_other = std::numeric_limits<int>::min();
+    for (int q = 0; q < players; ++q)
+      if (q != p) best_other = std::max(best_other, a[q]);
+    ++it->games;
+    it->win_units += units[p];
+    it->score += a[p];
+    it->margin += players > 1 ? a[p] - best_other : 0;
+  }
+  ++games_;
+}
+
+void Standings::add(const std::vector<std::string>& seat_bots, const State& final_state) {
+  std::vector<int> scores;
+  for (int p = 0; p < final_state.num_players(); ++p) scores.push_back(final_state.score(p));
+  add(seat_bots, scores);
+}
+
+std::vector<Standings::Row> Standings::rows() const {
+  std::vector<Row> out;
+  for (const Totals& t : totals_) {
+    Row r;
+    r.bot = t.bot;
+    r.games = t.games;
+    r.wins = static_cast<double>(t.win_units) / kWinUnits;
+    r.win_rate_interval = wilson(r.wins, static_cast<double>(t.games));
+    r.mean_score = t.games ? static_cast<double>(t.score) / static_cast<double>(t.games) : 0;
+    r.mean_margin = t.games ? static_cast<double>(t.margin) / static_cast<double>(t.games) : 0;
+    out.push_back(r);
+  }
+  return out;
+}
+
+std::string Standings::table() const {
+  size_t width = 28;
+  for (const Totals& t : totals_) width = std::max(width, t.bot.size());
+  const int w = static_cast<int>(width);
+  std::string out;
+  char line[512];
+  std::snprintf(line, sizeof line, "%-*s %6s %8s %7s %17s %8s %8s\n", w, "bot", "games", "wins", "win%", "95% interval", "score", "margin");
+  out += line;
+  for (const Row& r : rows()) {
+    out += r.bot + std::string(width - r.bot.size(), ' ');
+    std::snprintf(line, sizeof line, " %6lld %8.1f %6.1f%% [%5.1f%%, %5.1f%%] %8.2f %+8.2f\n", static_cast<long long>(r.games),
+                  r.wins, 100 * r.win_rate(), 100 * r.win_rate_interval.lo, 100 * r.win_rate_interval.hi, r.mean_score,
+                  r.mean_margin);
+    out += line;
+  }
+  return out;
 }
 
 }  // namespace meeple

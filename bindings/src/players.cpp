@@ -299,6 +299,30 @@ has the same seats and seed.)doc");
     for (size_t p = 0; p < scores.size(); ++p) out.push_back(static_cast<double>(units[p]) / kWinUnits);
     return out;
   }, py::arg("scores"), "Each seat's share of the win given final scores: 1/k to each of k tied leaders (B13).");
+  py::class_<Standings>(m, "Standings", "A match's standings per bot, as `meeple match` prints them (ai/match.h).")
+      .def(py::init<const std::vector<std::string>&>(), py::arg("bots") = std::vector<std::string>{},
+           "Rows for `bots` in this order; other bots get rows as they first play.")
+      .def("add", py::overload_cast<const std::vector<std::string>&, const std::vector<int>&>(&Standings::add),
+           py::arg("seat_bots"), py::arg("scores"), "One finished game: the bot of each seat and the final scores.")
+      .def_property_readonly("games", &Standings::games)
+      .def("rows", [](const Standings& st) {
+        py::list out;
+        for (const Standings::Row& r : st.rows()) {
+          py::dict d;
+          d["bot"] = r.bot;
+          d["games"] = r.games;
+          d["wins"] = r.wins;
+          d["win_rate"] = r.win_rate();
+          d["win_lo"] = r.win_rate_interval.lo;
+          d["win_hi"] = r.win_rate_interval.hi;
+          d["mean_score"] = r.mean_score;
+          d["mean_margin"] = r.mean_margin;
+          out.append(d);
+        }
+        return out;
+      }, "Per bot: games, wins (ties shared), win_rate with its 95% Wilson interval (win_lo, win_hi), mean_score, "
+         "mean_margin (over the best other seat).")
+      .def("table", &Standings::table, "The table `meeple match` prints.");
   m.def("wilson", [](double successes, double trials, double z) {
     const Interval i = wilson(successes, trials, z);
     return py::make_tuple(i.lo, i.hi);

@@ -78,4 +78,30 @@ TEST(Wilson, MatchesTheClosedFormAndStaysInsideZeroOne) {
 }
 
 }  // namespace
+// Rows in the order given whatever game finishes first; ties shared; margins over the best other seat.
+TEST(Standings, SharedWinsMarginsAndOrder) {
+  Standings st({"b", "a", "b"});
+  st.add({"a", "b", "c"}, {10, 10, 4});  // a and b tie: half a win each; c: margin -6
+  st.add({"c", "a", "b"}, {12, 3, 9});   // c wins by 3
+  ASSERT_EQ(st.games(), 2);
+  const auto rows = st.rows();
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0].bot, "b");
+  EXPECT_EQ(rows[1].bot, "a");
+  EXPECT_EQ(rows[2].bot, "c");
+  EXPECT_DOUBLE_EQ(rows[0].wins, 0.5);
+  EXPECT_DOUBLE_EQ(rows[1].wins, 0.5);
+  EXPECT_DOUBLE_EQ(rows[2].wins, 1.0);
+  EXPECT_DOUBLE_EQ(rows[0].mean_score, 9.5);
+  EXPECT_DOUBLE_EQ(rows[0].mean_margin, (0 + (9 - 12)) / 2.0);
+  EXPECT_DOUBLE_EQ(rows[2].mean_margin, (-6 + 3) / 2.0);
+  EXPECT_DOUBLE_EQ(rows[2].win_rate(), 0.5);
+  EXPECT_NEAR(rows[2].win_rate_interval.lo, wilson(1, 2).lo, 1e-12);
+  const std::string table = st.table();
+  EXPECT_NE(table.find("bot"), std::string::npos);
+  EXPECT_LT(table.find("\nb "), table.find("\na "));
+  EXPECT_THROW(st.add({"a"}, {1, 2}), std::invalid_argument);
+  EXPECT_EQ(st.games(), 2);  // a refused game leaves the standings as they were
+}
+
 }  // namespace meeple

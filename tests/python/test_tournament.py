@@ -46,9 +46,23 @@ def test_standings_ratings_and_csv(tmp_path):
     assert rows[0]["mu"] > rows[1]["mu"] and rows[0]["win_lo"] > 0.5
     games, share = result.pairwise()[("greedy", "random")]
     assert games == 20 and share == rows[0]["wins"]
-    assert "greedy" in result.table()
+    # One standings for every front end: the rows and table of meeple.Standings, as meeple match prints them.
+    standings = meeple.Standings(["greedy", "random"])
+    for game in result.games:
+        standings.add(list(game.names), list(game.scores))
+    assert [{k: r[k] for k in standings.rows()[0]} for r in rows] == standings.rows()
+    margins = {name: sum(s[n.index(name)] - max(x for i, x in enumerate(s) if i != n.index(name))
+                         for n, s in ((g.names, g.scores) for g in result.games)) / 20 for name in ("greedy", "random")}
+    assert [r["mean_margin"] for r in rows] == pytest.approx([margins["greedy"], margins["random"]])
+    table = result.table().splitlines()
+    assert table[1].split()[:8] == ["bot", "games", "wins", "win%", "95%", "interval", "score", "margin"]
+    assert table[1].endswith("rating    +-") and table[2].startswith("greedy ")
+    assert table[2:] == [a + b[len(a):] for a, b in zip(standings.table().splitlines()[1:], table[2:])]
     result.write_csv(tmp_path / "results.csv")
-    assert (tmp_path / "results.csv").read_text().startswith("bot,games,wins,score")
+    assert (tmp_path / "results.csv").read_text().startswith(
+        "bot,games,wins,win_rate,win_lo,win_hi,mean_score,mean_margin,mu,sigma,ordinal")
+    with pytest.raises(ValueError, match="a bot for each of its 1 to 6 scores"):
+        standings.add(["greedy"], [1, 2])
 
 
 class Stubborn(meeple.Player):

@@ -287,17 +287,18 @@ def play_game(game, bots, seed: int) -> list[int]:
     return state.meeple_state.scores
 
 
-def match(game, bots: dict, games: int, seed: int = 1, progress: bool = True) -> list[dict]:
+def match(game, bots: dict, games: int, seed: int = 1, progress: bool = True) -> _meeple.Standings:
     """Plays `games` games between named bot factories (name -> function(seed) returning a pyspiel.Bot), one
-    seat each, rotated over paired tile orders as meeple's tournaments (meeple.schedule). Returns one row per
-    bot: games, wins (ties shared), win_rate, win_lo and win_hi (Wilson 95%), mean score."""
+    seat each, rotated over paired tile orders as meeple's tournaments (meeple.schedule). Returns the
+    standings (rows(): games, wins with ties shared, win_rate, win_lo and win_hi (Wilson 95%), mean_score,
+    mean_margin; table())."""
     names = list(bots)
     players = game.num_players()
     games = integer("games", games, 1)
     if games % players:
         raise ValueError(f"games must be a multiple of the players ({players}), so that every tile order is "
                          "played from every seat")
-    rows = {name: {"bot": name, "games": 0, "wins": 0.0, "score": 0.0} for name in names}
+    standings = _meeple.Standings(names)
     plan = _meeple.schedule(len(names), games, players, seed)
     bar = None
     if progress:
@@ -306,22 +307,12 @@ def match(game, bots: dict, games: int, seed: int = 1, progress: bool = True) ->
         bar = tqdm(total=games, unit="game", desc="openspiel match")
     for g, (seats, game_seed) in enumerate(plan):
         seated = [bots[names[b]](game_seed * 16 + p + 1) for p, b in enumerate(seats)]
-        scores = play_game(game, seated, game_seed)
-        for p, (b, share) in enumerate(zip(seats, _meeple.win_shares(scores))):
-            row = rows[names[b]]
-            row["games"] += 1
-            row["wins"] += share
-            row["score"] += scores[p]
+        standings.add([names[b] for b in seats], play_game(game, seated, game_seed))
         if bar:
             bar.update(1)
     if bar:
         bar.close()
-    out = []
-    for row in rows.values():
-        n = max(row["games"], 1)
-        lo, hi = _meeple.wilson(row["wins"], row["games"])
-        out.append(row | {"win_rate": row["wins"] / n, "win_lo": lo, "win_hi": hi, "mean_score": row["score"] / n})
-    return out
+    return standings
 
 
 def main(argv=None) -> None:
@@ -351,14 +342,11 @@ def main(argv=None) -> None:
         name = spec if spec not in bots else f"{spec}#{sum(n.split('#')[0] == spec for n in bots) + 1}"
         bots[name] = lambda seed, spec=spec: MeepleBot(spec, seed)
     try:
-        rows = match(game, bots, args.games, args.seed)
+        standings = match(game, bots, args.games, args.seed)
     except ValueError as e:
         parser.error(str(e))
     print(f"{args.games} games, {args.players} players, expansions: {args.expansions or 'none'}")
-    print(f"{'bot':<36} {'games':>6} {'wins':>6} {'win%':>6} {'95% interval':>15} {'score':>7}")
-    for row in rows:
-        print(f"{row['bot']:<36} {row['games']:>6} {row['wins']:>6.1f} {100 * row['win_rate']:>5.1f}% "
-              f"[{100 * row['win_lo']:>5.1f}, {100 * row['win_hi']:>5.1f}] {row['mean_score']:>7.1f}")
+    print(standings.table(), end="")
 
 
 if __name__ == "__main__":

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 from .checks import integer, real_number
 from .environment import make_rules
-from .tournament import bot_name, tournament, wilson
+from ._meeple import wilson
+from .tournament import bot_name, tournament
 
 
 def expected_score(elo: float) -> float:

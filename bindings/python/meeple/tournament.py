@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 from . import _meeple, cluster, files
 from .checks import MAX_SEED, integer, shown
 from .environment import make_rules
-from ._meeple import wilson
 
 
 @dataclass(frozen=True)
@@ -95,32 +94,32 @@ class TournamentResult:
     games: list = field(default_factory=list)  # GameResult, in schedule order
 
     def standings(self) -> list[dict]:
-        """Per bot: games, wins (ties shared), mean score, openskill rating (mu, sigma, ordinal)."""
+        """Per bot, best rated first: meeple.Standings' columns (games, wins with ties shared, win_rate and its
+        Wilson interval, mean_score, mean_margin) and an openskill rating (mu, sigma, ordinal)."""
+        ratings = self.ratings()
+        order = sorted(self.bots, key=lambda name: -ratings[name].ordinal())
+        return [row | {"mu": ratings[row["bot"]].mu, "sigma": ratings[row["bot"]].sigma,
+                       "ordinal": ratings[row["bot"]].ordinal()} for row in self._standings(order).rows()]
+
+    def _standings(self, order) -> _meeple.Standings:
+        standings = _meeple.Standings(order)
+        for game in self.games:
+            standings.add(list(game.names), list(game.scores))
+        return standings
+
+    def ratings(self) -> dict:
+        """Bot name -> openskill (Plackett-Luce) rating over the games in order, ranks from scores (ties share a
+        rank), one team per seat."""
         from openskill.models import PlackettLuce
 
         model = PlackettLuce()
         ratings = {name: model.rating(name=name) for name in self.bots}
-        stats = {name: {"bot": name, "games": 0, "wins": 0.0, "score": 0.0} for name in self.bots}
         for game in self.games:
-            for name, score, share in zip(game.names, game.scores, _meeple.win_shares(game.scores)):
-                st = stats[name]
-                st["games"] += 1
-                st["score"] += score
-                st["wins"] += share
-            # Ranks from scores (ties share a rank), one team per seat.
             teams = [[ratings[n]] for n in game.names]
             ranks = [sorted(game.scores, reverse=True).index(s) + 1 for s in game.scores]
-            rated = model.rate(teams, ranks=ranks)
-            for name, team in zip(game.names, rated):
+            for name, team in zip(game.names, model.rate(teams, ranks=ranks)):
                 ratings[name] = team[0]
-        rows = []
-        for name in self.bots:
-            st, r = stats[name], ratings[name]
-            n = max(st["games"], 1)
-            lo, hi = wilson(st["wins"], st["games"])
-            rows.append(st | {"win_rate": st["wins"] / n, "win_lo": lo, "win_hi": hi, "mean_score": st["score"] / n,
-                              "mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()})
-        return sorted(rows, key=lambda row: -row["ordinal"])
+        return ratings
 
     def pairwise(self) -> dict:
         """(a, b) -> (games where both played, a's share of the head-to-heads: higher score wins, ties half)."""
@@ -132,13 +131,13 @@ class TournamentResult:
         return out
 
     def table(self) -> str:
-        lines = [f"{len(self.games)} games",
-                 f"{'bot':<34} {'games':>6} {'win%':>6} {'95% interval':>15} {'score':>7} {'rating':>7} {'+-':>5}"]
-        for row in self.standings():
-            lines.append(f"{row['bot']:<34} {row['games']:>6} {100 * row['win_rate']:>5.1f}% "
-                         f"[{100 * row['win_lo']:>5.1f}, {100 * row['win_hi']:>5.1f}] {row['mean_score']:>7.1f} "
-                         f"{row['mu']:>7.2f} {row['sigma']:>5.2f}")
-        return "\n".join(lines)
+        """meeple match's table (meeple.Standings), best rated first, with the rating (mu +- sigma) added."""
+        rows = self.standings()
+        lines = self._standings([row["bot"] for row in rows]).table().splitlines()
+        lines[0] += f" {'rating':>7} {'+-':>5}"
+        for i, row in enumerate(rows):
+            lines[i + 1] += f" {row['mu']:>7.2f} {row['sigma']:>5.2f}"
+        return "\n".join([f"{len(self.games)} games"] + lines)
 
     def write_csv(self, path) -> None:
         import csv

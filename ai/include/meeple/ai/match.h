@@ -77,4 +77,38 @@ struct Interval {
 };
 Interval wilson(double successes, double trials, double z = 1.96);
 
+// The standings of a match, kept once for every front end (`meeple match`, meeple.tournament): per bot,
+// in the order given, its games, wins (ties shared, in win units so that sums are exact), score
+// and margin over the best other seat.
+class Standings {
+ public:
+  struct Row {
+    std::string bot;
+    int64_t games = 0;
+    double wins = 0;      // ties shared
+    Interval win_rate_interval;  // Wilson, 95%
+    double mean_score = 0, mean_margin = 0;
+    double win_rate() const { return games ? wins / static_cast<double>(games) : 0; }
+  };
+  // The bots' rows in this order (a repeated name once), so that rows do not depend on which game finished
+  // first; other bots get rows as they first play.
+  explicit Standings(const std::vector<std::string>& bots = {});
+  // One finished game: the bot of each seat and the final scores (as many as seats, 1 to kMaxPlayers).
+  // A game where one bot holds two seats counts for it twice.
+  void add(const std::vector<std::string>& seat_bots, const std::vector<int>& scores);
+  void add(const std::vector<std::string>& seat_bots, const State& final_state);
+  int64_t games() const { return games_; }
+  std::vector<Row> rows() const;
+  // The table `meeple match` prints: a header and a row per bot.
+  std::string table() const;
+
+ private:
+  struct Totals {
+    std::string bot;
+    int64_t games = 0, win_units = 0, score = 0, margin = 0;
+  };
+  std::vector<Totals> totals_;
+  int64_t games_ = 0;
+};
+
 }  // namespace meeple
