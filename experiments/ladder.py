@@ -19,7 +19,7 @@ def main():
     parser.add_argument("--games-per-pair", type=int, default=20, help="even: each tile order from both seats")
     parser.add_argument("--expansions", nargs="*", default=[])
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--jobs", "--workers", dest="workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--out", default="runs/ladder")
     args = parser.parse_args()
     if args.games_per_pair % 2:

@@ -22,7 +22,7 @@ def main():
     parser.add_argument("--max-pairs", type=int, default=2000)
     parser.add_argument("--expansions", nargs="*", default=[])
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--jobs", "--workers", dest="workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--out", default="runs/sprt")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)

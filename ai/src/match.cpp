@@ -38,7 +38,7 @@ State play_game(const Rules& rules, const GameSpec& game, std::string* record_li
                 const DecisionSeen& on_decision) {
   std::vector<std::unique_ptr<Player>> seats;
   for (int p = 0; p < rules.players; ++p)
-    seats.push_back(make_player(game.bots[static_cast<size_t>(p)], game.seed * 16 + static_cast<uint64_t>(p) + 1));
+    seats.push_back(make_player(game.bots[static_cast<size_t>(p)], seat_seed(game.seed, p)));
   Dealer dealer(game.seed);
   State state(rules);
   RecordBuilder record(rules, game.bots, static_cast<int64_t>(game.seed));

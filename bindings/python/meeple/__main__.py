@@ -263,6 +263,12 @@ def rules_of_args(args, default_players: int = 2) -> _meeple.Rules:
     return make_rules(args.players, args.expansions, args.option, rules=args.rules, default_players=default_players)
 
 
+def add_jobs_argument(parser) -> None:
+    # --jobs as meeple's C++ command line names it; --workers, the Python functions' name, is kept as an alias.
+    parser.add_argument("--jobs", "--workers", dest="workers", type=number(1, MAX_WORKERS), default=os.cpu_count() or 1,
+                        help="games played at once (C++ threads)")
+
+
 def add_backend_arguments(parser) -> None:
     parser.add_argument("--backend", choices=["local", "ray"], default="local",
                         help="local: --workers C++ threads; ray: batches of games as Ray tasks (pip install meeple[ray])")
@@ -295,7 +301,7 @@ def main(argv=None) -> int:
     t.add_argument("--games", type=number(1, MAX_GAMES), default=48)
     add_rules_arguments(t, "one per bot")
     t.add_argument("--seed", type=number(0, MAX_SEED), default=1)
-    t.add_argument("--workers", type=number(1, MAX_WORKERS), default=os.cpu_count() or 1, help="games at once (C++ threads)")
+    add_jobs_argument(t)
     t.add_argument("--out", required=True, help="folder for games.jsonl, results.csv, ratings.png (reruns resume)")
     add_backend_arguments(t)
     t.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -326,7 +332,7 @@ def main(argv=None) -> int:
     tr.add_argument("--max-pairs", type=number(1), default=400, help="pairs after which a match ends undecided")
     tr.add_argument("--start", default=None, help="weights to start from (default: the hand-tuned ones)")
     tr.add_argument("--seed", type=number(0, MAX_SEED), default=1)
-    tr.add_argument("--workers", type=number(1, MAX_WORKERS), default=os.cpu_count() or 1, help="games at once (C++ threads)")
+    add_jobs_argument(tr)
     tr.add_argument("--quiet", action="store_true", help="no progress bars")
     tr.set_defaults(run=cmd_train)
     tp = sub.add_parser("train-policy", help="fit a policy network (priors for guided search) to MCTS self-play visits",
@@ -341,7 +347,7 @@ def main(argv=None) -> int:
     tp.add_argument("--epochs", type=number(1), default=20)
     tp.add_argument("--lr", type=real(0), default=3e-3)
     tp.add_argument("--seed", type=number(0, MAX_SEED), default=1, help="first tile seed of the games, and the fit's seed")
-    tp.add_argument("--workers", type=number(1, MAX_WORKERS), default=os.cpu_count() or 1, help="games at once (C++ threads)")
+    add_jobs_argument(tp)
     add_backend_arguments(tp)
     tp.add_argument("--quiet", action="store_true", help="no progress bar")
     tp.set_defaults(run=cmd_train_policy)
@@ -375,7 +381,7 @@ def main(argv=None) -> int:
     tn.add_argument("--batch-pairs", type=number(1), default=20, help="seat-swapped pairs between SPRT looks")
     tn.add_argument("--max-pairs", type=number(1), default=150, help="pairs after which a match ends undecided")
     tn.add_argument("--seed", type=number(0, MAX_SEED), default=1)
-    tn.add_argument("--workers", type=number(1, MAX_WORKERS), default=os.cpu_count() or 1, help="games at once (C++ threads)")
+    add_jobs_argument(tn)
     add_backend_arguments(tn)
     tn.add_argument("--quiet", action="store_true", help="no progress bars")
     tn.set_defaults(run=cmd_train_net)

@@ -306,7 +306,7 @@ def match(game, bots: dict, games: int, seed: int = 1, progress: bool = True) ->
 
         bar = tqdm(total=games, unit="game", desc="openspiel match")
     for g, (seats, game_seed) in enumerate(plan):
-        seated = [bots[names[b]](game_seed * 16 + p + 1) for p, b in enumerate(seats)]
+        seated = [bots[names[b]](_meeple.seat_seed(game_seed, p)) for p, b in enumerate(seats)]
         standings.add([names[b] for b in seats], play_game(game, seated, game_seed))
         if bar:
             bar.update(1)

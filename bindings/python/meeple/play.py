@@ -124,7 +124,7 @@ class Table:
     def new_game(self, seed: int) -> None:
         self.seed = seed
         specs = iter(self.bot_specs)
-        self.bots = [None if p == self.seat else _meeple.make_player(next(specs), seed * 16 + p + 1)
+        self.bots = [None if p == self.seat else _meeple.make_player(next(specs), _meeple.seat_seed(seed, p))
                      for p in range(self.rules.players)]
         self.state, self.dealer = _meeple.State(self.rules), _meeple.Dealer(seed)
         self.recorder = _meeple.RecordBuilder(self.rules, self.names, seed)

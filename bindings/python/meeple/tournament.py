@@ -320,7 +320,7 @@ def tournament(bots, games: int = 100, players: int | None = None, expansions=()
 
 def play_in_python(rules, game: ScheduledGame):
     """One game with Python-defined bots among the seats; C++ bots are created from their specs."""
-    seats = [_meeple.make_player(b, game.seed * 16 + p + 1) if isinstance(b, str) else b for p, b in enumerate(game.bots)]
+    seats = [_meeple.make_player(b, _meeple.seat_seed(game.seed, p)) if isinstance(b, str) else b for p, b in enumerate(game.bots)]
     state, dealer = _meeple.State(rules), _meeple.Dealer(game.seed)
     recorder = _meeple.RecordBuilder(rules, list(game.names()), game.seed)
     while not state.is_terminal:

@@ -22,6 +22,10 @@ struct GameSpec {
 
 class Player;
 
+// The seed of the bot in `seat` of the game with tile seed `game_seed`: every front end seats bots with it,
+// so a game replays the same from C++, Python or OpenSpiel.
+constexpr uint64_t seat_seed(uint64_t game_seed, int seat) { return game_seed * 16 + static_cast<uint64_t>(seat) + 1; }
+
 // Called at every decision node of a game once the seat to act has chosen, before the choice is applied:
 // the position, and the player who chose (whose statistics of the choice can then be read).
 using DecisionSeen = std::function<void(const State&, const Player& chooser)>;
