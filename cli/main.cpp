@@ -572,44 +572,7 @@ int run_perft(uint64_t seed, int depth, const Rules& rules) {
 }
 
 int run_info(bool as_json) {
-  const TileCatalog& c = TileCatalog::get();
-  json info;
-  info["version"] = MEEPLE_VERSION;
-  info["record_format"] = kRecordFormat;
-  json expansions = json::array();
-  for (int i = 0; i < kNumExpansions; ++i) {
-    const auto e = static_cast<Expansion>(1 << i);
-    expansions.push_back({{"name", expansion_name(e)}});
-  }
-  info["expansions"] = expansions;
-  json options = json::array();
-  for (const OptionSpec& o : option_specs()) {
-    json values = json::array();
-    for (const char* v : o.values) values.push_back(v);
-    options.push_back({{"name", o.name},
-                       {"values", values},
-                       {"default", o.is_set ? json::array({o.values[0]}) : json(o.values[0])},
-                       {"expansion", o.expansion ? expansion_name(static_cast<Expansion>(o.expansion)) : "base"},
-                       {"note", o.note}});
-  }
-  info["options"] = options;
-  json sets = json::object();
-  for (const TileSet& s : c.sets()) sets[s.name] = {{"tiles", s.total()}, {"types", s.counts.size()}};
-  info["tile_sets"] = sets;
-  info["tile_types"] = c.size();
-  info["state_size_bytes"] = kStateBytes;
-  info["max_players"] = kMaxPlayers;
-  if (as_json) {
-    std::cout << info.dump(2) << "\n";
-    return 0;
-  }
-  std::cout << "meeple " << MEEPLE_VERSION << " (records: " << kRecordFormat << ")\n"
-            << "state size: " << kStateBytes << " bytes\nexpansions:";
-  for (const json& e : expansions) std::cout << " " << e["name"].get<std::string>();
-  std::cout << "\noptions:\n";
-  for (const json& o : options) std::cout << "  " << o["name"].get<std::string>() << " = " << o["values"].dump() << "  " << o["note"].get<std::string>() << "\n";
-  std::cout << "tile sets:\n";
-  for (auto it = sets.begin(); it != sets.end(); ++it) std::cout << "  " << it.key() << ": " << it.value()["tiles"] << " tiles\n";
+  std::cout << (as_json ? info_json() + "\n" : info_text());
   return 0;
 }
 

@@ -13,8 +13,13 @@
 #include "meeple/ai/mcts.h"
 #include "meeple/ai/network.h"
 #include "meeple/ai/policy.h"
+#include <nlohmann/json.hpp>
+#include "meeple/ai/features.h"
 #include "meeple/checked.h"
 #include "meeple/input.h"
+#include "meeple/record.h"
+#include "meeple/tiles.h"
+#include "meeple/version.h"
 
 namespace meeple {
 namespace {
@@ -285,6 +290,67 @@ std::unique_ptr<Player> make_player(const std::string& spec, uint64_t seed) {
   for (const Bot& b : bots())
     if (name == b.name) return b.make(params, seed);
   throw std::invalid_argument("unknown bot '" + excerpt(spec) + "'; " + bot_spec_help());
+}
+
+namespace {
+
+nlohmann::json info() {
+  using nlohmann::json;
+  const TileCatalog& c = TileCatalog::get();
+  json out;
+  out["version"] = MEEPLE_VERSION;
+  out["record_format"] = kRecordFormat;
+  json expansions = json::array();
+  for (int i = 0; i < kNumExpansions; ++i) expansions.push_back({{"name", expansion_name(static_cast<Expansion>(1 << i))}});
+  out["expansions"] = expansions;
+  json options = json::array();
+  for (const OptionSpec& o : option_specs()) {
+    json values = json::array();
+    for (const char* v : o.values) values.push_back(v);
+    options.push_back({{"name", o.name},
+                       {"values", values},
+                       {"default", o.is_set ? json::array({o.values[0]}) : json(o.values[0])},
+                       {"expansion", o.expansion ? expansion_name(static_cast<Expansion>(o.expansion)) : "base"},
+                       {"note", o.note}});
+  }
+  out["options"] = options;
+  json sets = json::object();
+  for (const TileSet& s : c.sets()) sets[s.name] = {{"tiles", s.total()}, {"types", s.counts.size()}};
+  out["tile_sets"] = sets;
+  out["tile_types"] = c.size();
+  json bot_list = json::array();
+  for (const Bot& b : bots()) {
+    json parameters = json::array();
+    for (const ParamText& p : b.params)
+      parameters.push_back({{"key", p.key}, {"values", p.values}, {"default", p.fallback}, {"meaning", p.meaning}});
+    bot_list.push_back({{"name", b.name}, {"summary", b.summary}, {"parameters", parameters}});
+  }
+  out["bots"] = bot_list;
+  out["features"] = kFeatureNames;
+  json categories = json::array();
+  for (int i = 0; i < kNumCategories; ++i) categories.push_back(category_name(i));
+  out["score_categories"] = categories;
+  out["state_size_bytes"] = kStateBytes;
+  out["max_players"] = kMaxPlayers;
+  return out;
+}
+
+}  // namespace
+
+std::string info_json() { return info().dump(2); }
+
+std::string info_text() {
+  const nlohmann::json i = info();
+  std::string out = "meeple " + i["version"].get<std::string>() + " (records: " + i["record_format"].get<std::string>() + ")\n" +
+                    "state size: " + std::to_string(kStateBytes) + " bytes\nexpansions:";
+  for (const auto& e : i["expansions"]) out += " " + e["name"].get<std::string>();
+  out += "\noptions:\n";
+  for (const auto& o : i["options"]) out += "  " + o["name"].get<std::string>() + " = " + o["values"].dump() + "  " + o["note"].get<std::string>() + "\n";
+  out += "tile sets:\n";
+  for (auto it = i["tile_sets"].begin(); it != i["tile_sets"].end(); ++it)
+    out += "  " + it.key() + ": " + it.value()["tiles"].dump() + " tiles\n";
+  out += "bots: " + bot_spec_help().substr(std::string("bots are: ").size()) + "\n";
+  return out;
 }
 
 }  // namespace meeple

@@ -288,6 +288,8 @@ planes).)doc");
 Every set of `players` bots (itertools.combinations order) is a group; groups take turns, and each plays
 `players` games on one tile order (seed + its turn) with its bots rotated through the seats. Game g always
 has the same seats and seed.)doc");
+  m.def("info_json", &info_json, "What this build knows, as `meeple info --json` prints it (JSON text).");
+  m.def("info_text", &info_text, "What this build knows, as `meeple info` prints it.");
   m.def("seat_seed", &seat_seed, py::arg("game_seed"), py::arg("seat"),
         "The seed of the bot in `seat` of the game with tile seed `game_seed`, as every front end seats bots.");
   m.def("win_shares", [](const std::vector<int>& scores) {

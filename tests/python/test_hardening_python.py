@@ -162,7 +162,7 @@ def test_deeply_nested_records_are_refused_with_the_line(tmp_path, capsys):
                 meeple.tournament(BOTS[:2], games=2, out=str(out), progress=False)
             assert len(str(caught.value)) < 2000  # the message does not quote the value
             code, err = run_cli(capsys, ["replay", str(out)])
-            assert code == 2 and "game 2:" in err and "Traceback" not in err and len(err) < 2000
+            assert code == 2 and "line 2:" in err and "Traceback" not in err and len(err) < 2000
             assert_one_clear_line(*run_cli(capsys, ["view", str(out), "--game", "2", "--out", str(tmp_path / "g.html")]),
                                   "game 2")
     with pytest.raises(ValueError, match="nested too deeply"):
@@ -553,7 +553,7 @@ def command_lines(tmp_path) -> list:
         (["train-policy", "--hidden", "1000", "--out", out], "--hidden"),
         (["train-policy", "--bot", "nosuchbot", "--games", "1", "--out", out], "unknown bot"),
         (["train-policy", "--games", "1", "--out", a_file], "is a file, not a folder"),
-        (["replay", str(not_json)], "game 1: not valid JSON"),
+        (["replay", str(not_json)], "line 1: not valid JSON"),
         (["replay", str(not_utf8)], "not UTF-8"),
         (["render", a_file, "--game", "3", "--out", str(tmp_path / "b.svg")], "has 2 games"),
         (["render", a_file, "--game", "0", "--out", str(tmp_path / "b.svg")], "--game"),

@@ -2,9 +2,9 @@
 `meeple info --json`, ai/README.md's bot specs with the bot factory, and experiments/README.md with the
 scripts in experiments/.
 
-`meeple info` lists no bots, so the bots come from the factory's own refusals, through the same command
-line: an unknown bot is refused with the list of bots, and an unknown parameter with the parameters that
-bot's parser accepts (its table of parameters in ai/src/bots.cpp)."""
+The bots come from `meeple info --json`, which lists each bot's table of parameters (ai/src/bots.cpp), and
+the factory's own refusals confirm them: an unknown parameter is refused with the parameters that bot's
+parser accepts."""
 import json
 import pathlib
 import re
@@ -72,17 +72,20 @@ def split_top_level(text: str) -> list[str]:
     return items + [current.strip()] if current.strip() else items
 
 
+def meeple_info() -> dict:
+    return json.loads(subprocess.run([str(MEEPLE), "info", "--json"], capture_output=True, text=True, check=True,
+                                     timeout=60).stdout)
+
+
 def factory_bots() -> dict[str, list[str]]:
-    """Each bot the factory knows, with the parameters its parser accepts."""
-    message = refusal("no_such_bot")
-    assert "bots are: " in message, message
-    names = [item.split("[")[0] for item in split_top_level(message.split("bots are: ", 1)[1])]
-    bots = {}
-    for name in names:
+    """Each bot `meeple info --json` lists, with its parameters; each list is the one its parser gives when it
+    refuses an unknown parameter."""
+    bots = {b["name"]: [p["key"] for p in b["parameters"]] for b in meeple_info()["bots"]}
+    for name, keys in bots.items():
         message = refusal(f"{name}:no_such_key")
         found = re.search(rf"unknown parameter 'no_such_key' of bot {name}; its parameters are (.*)$", message)
         assert found, message
-        bots[name] = [] if found.group(1) == "none" else found.group(1).split(", ")
+        assert sorted([] if found.group(1) == "none" else found.group(1).split(", ")) == sorted(keys), (name, message)
     return bots
 
 
@@ -102,9 +105,7 @@ def documented_bots() -> dict[str, list[str]]:
 
 
 def test_the_table_of_options_is_what_meeple_info_lists():
-    info = json.loads(subprocess.run([str(MEEPLE), "info", "--json"], capture_output=True, text=True, check=True,
-                                     timeout=60).stdout)
-    options = {o["name"]: o for o in info["options"]}
+    options = {o["name"]: o for o in meeple_info()["options"]}
     rows = {ticked(row[0])[0]: row for row in table_rows(section(ROOT / "docs" / "rules.md", "## 9. Options"),
                                                           "| option | values")}
     problems = differences("docs/rules.md's table of options", rows, options, "meeple info --json")
@@ -136,3 +137,25 @@ def test_experiments_readme_lists_every_script():
     rows = [ticked(row[0])[0] for row in table_rows((ROOT / "experiments" / "README.md").read_text(), "| script |")]
     problems = differences("experiments/README.md's table of scripts", rows, scripts, "the files in experiments/")
     assert not problems, "\n".join(problems)
+
+
+def test_both_command_lines_print_the_same_info_and_replays(tmp_path):
+    import sys
+
+    records = tmp_path / "games.jsonl"
+    subprocess.run([str(MEEPLE), "selfplay", "--games", "3", "--bot", "greedy", "--out", str(records)], check=True,
+                   capture_output=True, timeout=60)
+    cpp = subprocess.run([str(MEEPLE), "replay", str(records)], capture_output=True, text=True, timeout=60)
+    python = subprocess.run([sys.executable, "-m", "meeple", "replay", str(records)], capture_output=True, text=True,
+                            timeout=60)
+    assert cpp.returncode == python.returncode == 0 and cpp.stdout == python.stdout
+    assert len(cpp.stdout.splitlines()) == 3 and "line 3: final scores " in cpp.stdout
+
+    for flags in (["--json"], []):
+        cpp = subprocess.run([str(MEEPLE), "info", *flags], capture_output=True, text=True, check=True, timeout=60).stdout
+        python = subprocess.run([sys.executable, "-m", "meeple", "info", *flags], capture_output=True, text=True,
+                                check=True, timeout=60).stdout
+        assert cpp == python
+    info = meeple_info()
+    assert info["features"][0] and info["score_categories"] == ["city", "road", "cloister", "field", "bonus"]
+    assert {b["name"] for b in info["bots"]} == {"random", "greedy", "heuristic", "mcts", "expectimax"}

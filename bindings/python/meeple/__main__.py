@@ -93,8 +93,10 @@ def cmd_replay(args) -> int:
         if not line.strip():
             continue
         try:
-            _, state = replay_line(line, f"game {number}")
-            print(f"game {number}: scores {state.scores}")
+            # As meeple replay prints it: where the record is, then its scores.
+            _, state = replay_line(line, f"{args.file} line {number}")
+            print(f"{args.file} line {number}: {'final' if state.is_terminal else 'unfinished'} scores "
+                  + " ".join(map(str, state.scores)))
         except ValueError as e:
             print(one_line(e), file=sys.stderr)
             status = 2
@@ -153,9 +155,7 @@ def cmd_play(args) -> int:
 
 
 def cmd_info(args) -> int:
-    info = {"max_players": _meeple.MAX_PLAYERS, "tile_types": len(_meeple.tile_ids()),
-            "features": list(_meeple.FEATURE_NAMES), "score_categories": list(_meeple.SCORE_CATEGORIES)}
-    print(json.dumps(info, indent=1))
+    print(_meeple.info_json() if args.json else _meeple.info_text(), end="\n" if args.json else "")
     return 0
 
 
@@ -409,7 +409,8 @@ def main(argv=None) -> int:
                     "(default: runs/play/games-DATE.jsonl)")
     pl.add_argument("--no-open", action="store_true", help="do not open a browser")
     pl.set_defaults(run=cmd_play)
-    i = sub.add_parser("info", help="what this build knows: players, tiles, features")
+    i = sub.add_parser("info", help="what this build knows: expansions, options, tile sets, bots, features (as meeple info)")
+    i.add_argument("--json", action="store_true", help="as JSON (the same as meeple info --json)")
     i.set_defaults(run=cmd_info)
     e = sub.add_parser("encoding", help="the board encoding's planes, flat fields and action ids (the tables of docs/environments.md)")
     e.add_argument("--players", type=number(2, _meeple.MAX_PLAYERS), default=2, help="seat channels for this many players")

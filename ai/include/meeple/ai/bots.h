@@ -25,4 +25,10 @@ std::string bot_spec_help();
 // A line per bot (what it does) and per parameter (its values, default and meaning).
 std::string bot_parameters_help();
 
+// What this build knows, as `meeple info` and `python -m meeple info` both print it: the version, the
+// record format, the expansions, the options (values, default, expansion, note), the tile sets, the bots
+// with their parameters (key, values, default, meaning), the evaluator features and score categories.
+std::string info_json();  // indented JSON
+std::string info_text();  // the same for a person
+
 }  // namespace meeple
