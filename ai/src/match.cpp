@@ -34,30 +34,49 @@ void check_game(const Rules& rules, const GameSpec& game, std::vector<std::strin
 }  // namespace
 
 
-State play_game(const Rules& rules, const GameSpec& game, std::string* record_line, const std::atomic<bool>* stop,
-                const DecisionSeen& on_decision) {
-  std::vector<std::unique_ptr<Player>> seats;
-  for (int p = 0; p < rules.players; ++p)
-    seats.push_back(make_player(game.bots[static_cast<size_t>(p)], seat_seed(game.seed, p)));
-  Dealer dealer(game.seed);
+State play_seated(const Rules& rules, const std::vector<Player*>& seats, const std::vector<std::string>& names, uint64_t seed,
+                  std::string* record_line, const std::atomic<bool>* stop, const DecisionSeen& on_decision, bool check_choices) {
+  if (static_cast<int>(seats.size()) != rules.players || names.size() != seats.size())
+    throw std::invalid_argument("a game needs one player and one name per seat (" + std::to_string(rules.players) + "), got " +
+                                std::to_string(seats.size()) + " players and " + std::to_string(names.size()) + " names");
+  Dealer dealer(seed);
   State state(rules);
-  RecordBuilder record(rules, game.bots, static_cast<int64_t>(game.seed));
+  RecordBuilder record(rules, names, static_cast<int64_t>(seed));
   while (!state.is_terminal()) {
     if (stop && stop->load(std::memory_order_relaxed)) return state;
     Action a;
     if (state.is_chance()) {
       a = dealer.deal(state);
     } else {
-      Player& chooser = *seats[static_cast<size_t>(state.current_player())];
+      const int seat = state.current_player();
+      Player& chooser = *seats[static_cast<size_t>(seat)];
       a = chooser.choose(state);
+      if (check_choices) {
+        if (!state.is_legal(a))
+          throw IllegalChoice("bot " + names[static_cast<size_t>(seat)] + " at seat " + std::to_string(seat) + " chose " +
+                              a.to_string() + ": " + state.why_illegal(a));
+      }
       if (on_decision) on_decision(state, chooser);
     }
     if (record_line) record.add(state, a);
     state.apply(a);
-    for (auto& seat : seats) seat->observe(a);
+    for (size_t p = 0; p < seats.size(); ++p)  // a player in two seats is told once
+      if (std::find(seats.begin(), seats.begin() + static_cast<std::ptrdiff_t>(p), seats[p]) == seats.begin() + static_cast<std::ptrdiff_t>(p))
+        seats[p]->observe(a);
   }
   if (record_line) *record_line = record.finish_line(state);
   return state;
+}
+
+State play_game(const Rules& rules, const GameSpec& game, std::string* record_line, const std::atomic<bool>* stop,
+                const DecisionSeen& on_decision) {
+  std::vector<std::unique_ptr<Player>> players;
+  std::vector<Player*> seats;
+  for (int p = 0; p < rules.players; ++p) {
+    players.push_back(make_player(game.bots[static_cast<size_t>(p)], seat_seed(game.seed, p)));
+    seats.push_back(players.back().get());
+  }
+  return play_seated(rules, seats, game.bots, game.seed, record_line, stop, on_decision);
 }
 
 void stream_games(const Rules& rules, size_t count, const std::function<GameSpec(size_t)>& game, int jobs, bool records,

@@ -10,6 +10,7 @@
 
 #include <pybind11/numpy.h>
 
+#include "meeple/ai/match.h"
 #include "bindings.h"
 
 namespace meeple::python {
@@ -345,6 +346,8 @@ void init_errors(py::module_& m) {
     } catch (const py::error_already_set&) {
       throw;
     } catch (const RulesViolation& e) {
+      set_error(rules_error.ptr(), e.what());
+    } catch (const IllegalChoice& e) {
       set_error(rules_error.ptr(), e.what());
     } catch (const std::invalid_argument& e) {
       set_error(PyExc_ValueError, e.what());

@@ -61,6 +61,27 @@ class PyPlayer : public Player {
   }
 };
 
+// A Python player in play_seated: what its choose returns is checked with the bot and its seat named, as
+// the environments name them.
+class SeatedPython : public Player {
+ public:
+  SeatedPython(std::shared_ptr<Player> bot, std::string name) : bot_(std::move(bot)), name_(std::move(name)) {}
+  std::string name() const override { return name_; }
+  Action choose(const State& state) override {
+    py::gil_scoped_acquire gil;
+    const py::object action = py::cast(bot_).attr("choose")(state);
+    if (!py::isinstance<Action>(action))
+      throw py::type_error("bot " + name_ + " at seat " + std::to_string(state.current_player()) + " returned " + describe(action) +
+                           " from choose(), not a meeple.Action");
+    return action.cast<Action>();
+  }
+  void observe(Action a) override { bot_->observe(a); }
+
+ private:
+  std::shared_ptr<Player> bot_;
+  std::string name_;
+};
+
 // A C++ bot handed to Python. Python threads may share it, and choose() runs without the GIL, but a
 // search is not reentrant (two at once corrupt its tree): the lock makes calls take turns. Turns rather
 // than a refusal: a program sharing a bot between threads is then correct, only no faster, and each call
@@ -290,6 +311,40 @@ Every set of `players` bots (itertools.combinations order) is a group; groups ta
 has the same seats and seed.)doc");
   m.def("info_json", &info_json, "What this build knows, as `meeple info --json` prints it (JSON text).");
   m.def("info_text", &info_text, "What this build knows, as `meeple info` prints it.");
+  m.def("play_seated", [](const Rules& rules, const std::vector<std::shared_ptr<Player>>& players,
+                          const std::vector<std::string>& names, uint64_t seed) {
+    if (names.size() != players.size())
+      throw std::invalid_argument("play_seated: one name per player, got " + std::to_string(names.size()) + " names for " +
+                                  std::to_string(players.size()) + " players");
+    std::vector<std::unique_ptr<Player>> checked;  // Python players, their choices checked with their seat named
+    std::vector<Player*> seats;
+    for (size_t p = 0; p < players.size(); ++p) {
+      if (!players[p]) throw py::type_error("play_seated: the player of seat " + std::to_string(p) + " is None");
+      if (dynamic_cast<PyPlayer*>(players[p].get()) == nullptr) {
+        seats.push_back(players[p].get());
+        continue;
+      }
+      const size_t first = static_cast<size_t>(std::find(players.begin(), players.end(), players[p]) - players.begin());
+      if (first < p) {  // the same object in two seats: one wrapper, told each action once
+        seats.push_back(seats[first]);
+        continue;
+      }
+      checked.push_back(std::make_unique<SeatedPython>(players[p], names[p]));
+      seats.push_back(checked.back().get());
+    }
+    std::string record;
+    State final_state(rules);
+    {
+      const py::gil_scoped_release release;  // Python players take the GIL for their own calls
+      final_state = play_seated(rules, seats, names, seed, &record, nullptr, {}, true);
+    }
+    std::vector<int> scores;
+    for (int p = 0; p < final_state.num_players(); ++p) scores.push_back(final_state.score(p));
+    return py::make_tuple(scores, record);
+  }, py::arg("rules"), py::arg("players"), py::arg("names"), py::arg("seed"),
+        R"doc(One game between meeple.Player objects (C++ bots from make_player, or Python subclasses), seat p
+played by players[p] and named names[p] in the record, tiles from Dealer(seed): (final scores, the record
+line). The game loop of every C++ match; a choice that is not legal raises RulesError naming the bot.)doc");
   m.def("seat_seed", &seat_seed, py::arg("game_seed"), py::arg("seat"),
         "The seed of the bot in `seat` of the game with tile seed `game_seed`, as every front end seats bots.");
   m.def("win_shares", [](const std::vector<int>& scores) {

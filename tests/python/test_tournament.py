@@ -194,3 +194,21 @@ def test_the_version_is_the_one_of_the_cmake_project():
     cmake = (Path(__file__).parents[2] / "CMakeLists.txt").read_text()
     assert meeple.__version__ == re.search(r"project\(meeple VERSION ([0-9.]+)", cmake).group(1)
     assert importlib.metadata.version("meeple") == meeple.__version__
+
+
+def test_one_game_loop_for_cpp_and_python_players():
+    """meeple.play_seated is the C++ match's game loop: with C++ bots it gives play_games' record, and a Python
+    bot in two seats is told each action once."""
+    from test_players import FirstLegal
+
+    rules = meeple.Rules.parse("players=3 expansions=river2")
+    specs = ["greedy", "mcts:iterations=20", "random"]
+    seats = [meeple.make_player(spec, meeple.seat_seed(7, p)) for p, spec in enumerate(specs)]
+    scores, record = meeple.play_seated(rules, seats, specs, 7)
+    (expected,) = meeple.play_games(rules, [(specs, 7)], jobs=1, records=True)
+    assert (list(scores), record) == (list(expected[0]), expected[1])
+    me = FirstLegal()
+    scores, record = meeple.play_seated(rules, [me, meeple.make_player("greedy"), me], ["first", "greedy", "first2"], 3)
+    assert me.seen == len(json.loads(record)["actions"]) and len(scores) == 3
+    with pytest.raises(ValueError, match="one name per player"):
+        meeple.play_seated(rules, seats, specs[:2], 7)

@@ -319,18 +319,10 @@ def tournament(bots, games: int = 100, players: int | None = None, expansions=()
 
 
 def play_in_python(rules, game: ScheduledGame):
-    """One game with Python-defined bots among the seats; C++ bots are created from their specs."""
+    """One game with Python-defined bots among the seats (C++ bots are made from their specs), played by the
+    C++ game loop (meeple.play_seated), which checks every choice."""
     seats = [_meeple.make_player(b, _meeple.seat_seed(game.seed, p)) if isinstance(b, str) else b for p, b in enumerate(game.bots)]
-    state, dealer = _meeple.State(rules), _meeple.Dealer(game.seed)
-    recorder = _meeple.RecordBuilder(rules, list(game.names()), game.seed)
-    while not state.is_terminal:
-        action = dealer.deal(state) if state.is_chance else checked_choice(seats[state.current_player], state,
-                                                                            state.current_player)
-        recorder.add(state, action)
-        state.apply(action)
-        for seat in seats:
-            seat.observe(action)
-    return state.scores, recorder.finish(state)
+    return _meeple.play_seated(rules, seats, list(game.names()), game.seed)
 
 
 def _play_batch(rules_text: str, games: list) -> list:

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,20 @@ using DecisionSeen = std::function<void(const State&, const Player& chooser)>;
 // becomes true the game is abandoned between two actions (the returned state is then not terminal).
 State play_game(const Rules& rules, const GameSpec& game, std::string* record_line = nullptr,
                 const std::atomic<bool>* stop = nullptr, const DecisionSeen& on_decision = {});
+
+// A choice that is not legal, by a player play_seated checks (one from outside the engine, e.g. Python).
+struct IllegalChoice : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// The one game loop: deal or choose, record, apply, tell every player (once, if it holds two seats).
+// Seat p is played by seats[p], named
+// names[p] in the record; tiles come from Dealer(seed). With check_choices, a choice that is not legal
+// throws IllegalChoice naming the bot, its seat, the action and why (the state is not changed). play_game
+// seats bots made from specs and plays through here.
+State play_seated(const Rules& rules, const std::vector<Player*>& seats, const std::vector<std::string>& names, uint64_t seed,
+                  std::string* record_line = nullptr, const std::atomic<bool>* stop = nullptr,
+                  const DecisionSeen& on_decision = {}, bool check_choices = false);
 
 // Runs play(g) for g = 0 .. count - 1, `jobs` at a time on oneTBB; once `stop` is set, no more start.
 void for_each_game(size_t count, int jobs, const std::atomic<bool>* stop, const std::function<void(size_t)>& play);
