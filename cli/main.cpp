@@ -70,8 +70,16 @@ struct RulesFlags {
     bool has_players = false;
     std::istringstream words(full);
     for (std::string word; words >> word;) has_players = has_players || word.starts_with("players=");
-    if (!has_players && default_players != 0) full += " players=" + std::to_string(default_players);
-    return Rules::parse(full);
+    const bool defaulted = !has_players && default_players != 0;
+    if (defaulted) full += " players=" + std::to_string(default_players);
+    try {
+      return Rules::parse(full);
+    } catch (const std::invalid_argument& e) {
+      const size_t first = full.find_first_not_of(' ');
+      throw std::invalid_argument(std::string(e.what()) + " (the game as given: \"" + excerpt(full.substr(first == std::string::npos ? 0 : first)) +
+                                  "\", from --rules, --players, --expansions and --option" +
+                                  (defaulted ? ", and one seat per bot by default" : "") + ")");
+    }
   }
 };
 
@@ -223,34 +231,46 @@ extern "C" void on_stop_signal(int signal) {
   ::raise(signal);
 }
 
-// Temporary files FILE.partial-PID beside `target` left by runs that are gone (kill -9, a crash, a
-// signal): their finished games are named before this run starts, never silently left behind.
 // A run killed (kill -9) in the middle of writing a record can leave part of it: Linux may end a write to
-// a file early when the process gets a fatal signal. A dead run's leftover is cut back to its last whole
-// record, so that it replays; returns whether there was a part to cut.
+// a file early when the process gets a fatal signal. A dead run's leftover whose text after its last
+// newline is not a whole record is cut back to that newline, so that it replays; a whole record that only
+// lost its newline keeps it. Nothing is cut when the file cannot be read. Returns whether a part was cut.
 bool drop_cut_record(const std::filesystem::path& path) {
   const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
   if (fd < 0) return false;
   struct stat st {};
-  off_t end = ::fstat(fd, &st) == 0 ? st.st_size : 0;
-  const off_t size = end;
+  if (::fstat(fd, &st) != 0 || st.st_size == 0) {
+    ::close(fd);
+    return false;
+  }
+  const off_t size = st.st_size;
+  off_t end = size;  // one past the last newline once found; 0 if there is none
   char buffer[1 << 16];
-  while (end > 0) {
+  bool readable = true;
+  for (bool found = false; !found && end > 0;) {
     const off_t begin = std::max<off_t>(0, end - static_cast<off_t>(sizeof buffer));
-    const ssize_t n = ::pread(fd, buffer, static_cast<size_t>(end - begin), begin);
-    if (n != end - begin) break;
-    const char* newline = static_cast<const char*>(::memrchr(buffer, '\n', static_cast<size_t>(n)));
-    if (newline != nullptr) {
-      end = begin + (newline - buffer) + 1;
+    if (::pread(fd, buffer, static_cast<size_t>(end - begin), begin) != end - begin) {
+      readable = false;
       break;
     }
-    end = begin;
+    const char* newline = static_cast<const char*>(::memrchr(buffer, '\n', static_cast<size_t>(end - begin)));
+    found = newline != nullptr;
+    end = found ? begin + (newline - buffer) + 1 : begin;
   }
-  const bool cut = end < size && ::ftruncate(fd, end) == 0;
+  bool cut = false;
+  if (readable && end < size) {
+    std::string tail(static_cast<size_t>(size - end), '\0');
+    if (::pread(fd, tail.data(), tail.size(), end) == static_cast<ssize_t>(tail.size())) {
+      if (json::accept(tail)) (void)!::pwrite(fd, "\n", 1, size);  // whole: only its newline was lost
+      else cut = ::ftruncate(fd, end) == 0;
+    }
+  }
   ::close(fd);
   return cut;
 }
 
+// Temporary files FILE.partial-PID beside `target` left by runs that are gone (kill -9, a crash, a
+// signal): their finished games are named before this run starts, never silently left behind.
 void mention_leftovers(const std::filesystem::path& target) {
   namespace fs = std::filesystem;
   const std::string prefix = target.filename().string() + ".partial-";

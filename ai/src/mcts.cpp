@@ -511,6 +511,8 @@ MctsPlayer::MctsPlayer(MctsOptions options)
                                 "play_temperature_tiles >= 0");
   if (options_.play_temperature > 0 && options_.gumbel > 0)
     throw std::invalid_argument("mcts: play_temp cannot be combined with gumbel (the Gumbel root picks the move itself)");
+  if (options_.net_value_weight > 0 && !options_.network)
+    throw std::invalid_argument("mcts: net_value= mixes a network's values (net=) with the evaluator's: give net= and eval=");
   if (options_.root_noise > 0 && !options_.network)
     throw std::invalid_argument("mcts: root noise (noise=) needs a network (net=): it mixes into the network's root priors");
   if (options_.batch < 1 || options_.batch > MctsOptions::kMaxBatch)

@@ -228,6 +228,16 @@ std::optional<Complaint> complain(const std::vector<Param>& params, PyObject* co
   for (size_t i = 0; i < params.size(); ++i) {
     if (!bound[i] && params[i].required)
       return Complaint{PyExc_TypeError, "missing argument '" + params[i].name + "' (" + params[i].type + ")"};
+    // A rules text converts to Rules (implicitly_convertible): one that does not parse says why.
+    if (bound[i] && params[i].type.ends_with(".Rules") && PyUnicode_Check(bound[i]->ptr())) {
+      try {
+        (void)Rules::parse(py::cast<std::string>(*bound[i]));
+        continue;  // a good text: some other argument is at fault
+      } catch (const std::invalid_argument& e) {
+        return Complaint{PyExc_ValueError, "argument '" + params[i].name + "': " + e.what()};
+      } catch (const py::cast_error&) {  // not UTF-8: said below
+      }
+    }
     if (bound[i] && !matches(*bound[i], params[i].type))
       return Complaint{PyExc_TypeError, "argument '" + params[i].name + "' must be " + params[i].type + ", got " +
                                             describe(*bound[i])};

@@ -62,7 +62,7 @@ Rules make_rules(int64_t players, const py::object& expansions, const py::dict& 
                py::isinstance<py::frozenset>(value)) {
       r.set_option(name, string_list(value, "option " + name));
     } else {
-      throw py::type_error("option " + name + ": expected a string (or a list of strings for a set option), got " + describe(value));
+      throw py::type_error("options: option " + name + " must be a string (or a list of strings for a set option), got " + describe(value));
     }
   }
   r.validate();
@@ -273,9 +273,29 @@ half-edges (0-7: NL NR EL ER SL SR WL WR) covered, pennants; flags. For pictures
   m.attr("OPTION_NAMES") = option_names;
 
   py::class_<Rules>(m, "Rules", "Which game is played: players, expansions, options for disputed rulings.")
-      .def(py::init(&make_rules), py::arg("players") = 2, py::arg("expansions") = std::vector<std::string>{},
-           py::arg("options") = py::dict(),
-           "Rules(players=2, expansions=['river2', ...], options={'small_city': 'two_points'})")
+      .def(py::init([](const py::object& players, const py::object& expansions, const py::dict& options) {
+             // One constructor, so that a text converts implicitly wherever Rules are taken.
+             if (py::isinstance<py::str>(players)) {
+               const bool no_parts = (py::isinstance<py::list>(expansions) || py::isinstance<py::tuple>(expansions)) &&
+                                     py::len(expansions) == 0 && options.empty();
+               if (no_parts)
+                 return Rules::parse(utf8_text(players, "rules text"));
+               throw std::invalid_argument("Rules: give the text alone, or players, expansions and options, not both");
+             }
+             if (!PyLong_Check(players.ptr()) || PyBool_Check(players.ptr()))
+               throw py::type_error("argument 'players' must be int (or the rules text, str), got " + describe(players));
+             int64_t count = 0;
+             try {
+               count = players.cast<int64_t>();
+             } catch (const py::cast_error&) {
+               count = -1;  // beyond 64 bits: refused below with the range
+             }
+             return make_rules(count, expansions, options);
+           }),
+           py::arg("players") = 2, py::arg("expansions") = std::vector<std::string>{}, py::arg("options") = py::dict(),
+           "Rules(players=2, expansions=['river2', ...], options={'small_city': 'two_points'}), or "
+           "Rules('players=3 expansions=river2,king_robber'): the text of Rules.parse, which every function taking "
+           "Rules also accepts")
       .def_static("parse", &Rules::parse, py::arg("text"), "Rules.parse('players=3 expansions=river2,king_robber')")
       .def_property_readonly("players", [](const Rules& r) { return static_cast<int>(r.players); })
       .def_property_readonly("expansions", [](const Rules& r) { return expansion_names(r.expansions); })
@@ -288,6 +308,8 @@ half-edges (0-7: NL NR EL ER SL SR WL WR) covered, pennants; flags. For pictures
       .def("__repr__", [](const Rules& r) { return "Rules.parse('" + r.to_string() + "')"; })
       .def(py::self == py::self)
       .def(py::pickle([](const Rules& r) { return r.to_string(); }, [](const std::string& s) { return Rules::parse(s); }));
+
+  py::implicitly_convertible<py::str, Rules>();  // a rules text wherever Rules are taken
 
   py::class_<Action>(m, "Action", "One move: a draw, a placement, a deploy, a pass, ... (32 bits).")
       .def_static("draw", [](const std::string& tile) { return Action::draw(tile_index(tile)); }, py::arg("tile"))

@@ -332,20 +332,27 @@ has the same seats and seed.)doc");
       checked.push_back(std::make_unique<SeatedPython>(players[p], names[p]));
       seats.push_back(checked.back().get());
     }
+    for (Player* seat : seats) seat->check_rules(rules);  // weights fitted to other rules fail before the game
     std::string record;
     State final_state(rules);
-    {
-      const py::gil_scoped_release release;  // Python players take the GIL for their own calls
-      final_state = play_seated(rules, seats, names, seed, &record, nullptr, {}, true);
-    }
+    // On another thread, so that Ctrl-C stops the game between two moves; Python players take the GIL for
+    // their own calls.
+    const auto interrupt = run_watching_signals([&](const std::atomic<bool>& stop, const InPython&) {
+      final_state = play_seated(rules, seats, names, seed, &record, &stop, {}, true);
+    });
+    if (interrupt) std::rethrow_exception(interrupt);
     std::vector<int> scores;
     for (int p = 0; p < final_state.num_players(); ++p) scores.push_back(final_state.score(p));
     return py::make_tuple(scores, record);
-  }, py::arg("rules"), py::arg("players"), py::arg("names"), py::arg("seed"),
+  }, py::arg("rules"), py::arg("seats"), py::arg("names"), py::arg("seed"),
         R"doc(One game between meeple.Player objects (C++ bots from make_player, or Python subclasses), seat p
-played by players[p] and named names[p] in the record, tiles from Dealer(seed): (final scores, the record
+played by seats[p] and named names[p] in the record, tiles from Dealer(seed): (final scores, the record
 line). The game loop of every C++ match; a choice that is not legal raises RulesError naming the bot.)doc");
-  m.def("seat_seed", &seat_seed, py::arg("game_seed"), py::arg("seat"),
+  m.def("seat_seed", [](uint64_t game_seed, int seat) {
+    if (seat < 0 || seat >= kMaxPlayers)
+      throw std::invalid_argument("seat_seed: seat must be 0 to " + std::to_string(kMaxPlayers - 1) + ", got " + std::to_string(seat));
+    return seat_seed(game_seed, seat);
+  }, py::arg("game_seed"), py::arg("seat"),
         "The seed of the bot in `seat` of the game with tile seed `game_seed`, as every front end seats bots.");
   m.def("win_shares", [](const std::vector<int>& scores) {
     if (scores.size() < 1 || scores.size() > static_cast<size_t>(kMaxPlayers))

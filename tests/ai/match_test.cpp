@@ -99,6 +99,7 @@ TEST(Standings, SharedWinsMarginsAndOrder) {
   EXPECT_NEAR(rows[2].win_rate_interval.lo, wilson(1, 2).lo, 1e-12);
   const std::string table = st.table();
   EXPECT_NE(table.find("bot"), std::string::npos);
+  ASSERT_NE(table.find("\na "), std::string::npos) << table;
   EXPECT_LT(table.find("\nb "), table.find("\na "));
   EXPECT_THROW(st.add({"a"}, {1, 2}), std::invalid_argument);
   EXPECT_EQ(st.games(), 2);  // a refused game leaves the standings as they were

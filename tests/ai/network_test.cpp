@@ -608,6 +608,9 @@ TEST(Network, NetValueMixesTheNetworkWithTheEvaluator) {
     EXPECT_NEAR(child.mean, 0.25 * values[static_cast<size_t>(me)] + 0.75 * evaluated, 1e-5) << child.action.to_string();
   }
 
+  MctsOptions no_network = o;
+  no_network.network = nullptr;
+  EXPECT_THROW(MctsPlayer{no_network}, std::invalid_argument);
   MctsOptions no_evaluator = o;
   no_evaluator.evaluator = nullptr;
   EXPECT_THROW(MctsPlayer{no_evaluator}, std::invalid_argument);

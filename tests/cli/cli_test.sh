@@ -228,6 +228,10 @@ wait "$dead"
 { printf '%s\n' "$good"; printf '%s' "${good:0:40}"; } >"$tmp/cut.jsonl.partial-$dead"
 check "a cut record is dropped" 0 "but for the last record, cut off when that run was killed" -- "$meeple" selfplay --games 1 --out "$tmp/cut.jsonl"
 check "and the whole ones replay" 0 "^1 whole$" -- bash -c "'$meeple' replay '$tmp/cut.jsonl.partial-$dead' >/dev/null && echo \$(wc -l < '$tmp/cut.jsonl.partial-$dead') whole"
+# A whole last record that only lost its newline is kept, its newline restored.
+{ printf '%s\n' "$good"; printf '%s' "$good"; } >"$tmp/whole.jsonl.partial-$dead"
+check "a whole record without its newline is kept" 0 "holds the records of games finished by an earlier run" -- "$meeple" selfplay --games 1 --out "$tmp/whole.jsonl"
+check "and replays with it" 0 "^2 whole$" -- bash -c "'$meeple' replay '$tmp/whole.jsonl.partial-$dead' >/dev/null && echo \$(wc -l < '$tmp/whole.jsonl.partial-$dead') whole"
 
 # Names given twice, subcommands, --version.
 check "unknown subcommand" 2 "unknown subcommand 'bogus'; the subcommands are replay, selfplay, match, perft, analyze, info" -- "$meeple" bogus
@@ -242,6 +246,7 @@ check "--rules with shorthand" 0 "rules: players=3 expansions=river2,count small
 check "match seats one per bot unless told" 0 "3 players, rules: players=3 expansions=count" -- "$meeple" match --bots greedy random random --games 3 --rules "expansions=count"
 check "--rules and --players" 2 "rules: players given twice" -- "$meeple" selfplay --games 1 --rules "players=2" --players 3
 check "--rules and --expansions" 2 "rules: expansions given twice" -- "$meeple" perft --rules "expansions=count" --expansions river2
+check "one bot: one seat by default" 2 "players must be 2 to 6, got '1' \(the game as given: \"players=1\", from --rules, --players, --expansions and --option, and one seat per bot by default\)" -- "$meeple" match --bots greedy --games 2
 check "a --rules word without =" 2 "rules: expected NAME=VALUE, got 'river2'" -- "$meeple" analyze --rules "river2" --games 1
 for spec in mcts:iterations=5,iterations=7 mcts:c=1,worlds=2,c=2 expectimax:depth=1,depth=2 heuristic:eval=handtuned,eval=endnow; do
   check "a bot parameter given twice: $spec" 2 "bot [a-z]+: parameter [a-z]+ given twice" -- "$meeple" selfplay --games 1 --bot "$spec"

@@ -157,8 +157,24 @@ def test_one_rules_text_with_shorthand():
         make_rules(options="small_city:normal", rules=text)
     with pytest.raises(TypeError, match="rules must be a meeple.Rules or its text"):
         as_rules(3)
-    with pytest.raises(TypeError, match="expansions must be names"):
+    with pytest.raises(TypeError, match="expansion must be a string"):
         make_rules(expansions=[1])
+    # The bound functions take the text too (pybind11's implicit conversion), and a bad text says why.
+    assert meeple.State(text).rules == meeple.Rules(text) == as_rules(text)
+    with pytest.raises(ValueError, match="argument 'rules': rules: players must be 2 to 6, got '9'"):
+        meeple.State("players=9")
+    with pytest.raises(TypeError, match="argument 'games' must be"):
+        meeple.play_games("players=2", 5)  # a good text: the other argument is blamed
+    # Shorthand is checked word by word: a value cannot smuggle in words of its own.
+    for bad in (dict(expansions=["river2 players=5"]), dict(options={"small_city": "two_points players=3"}),
+                dict(options=["small_city=a b"]), dict(expansions="river2,,count=1")):
+        with pytest.raises(ValueError, match="is not one name"):
+            make_rules(**bad)
+    with pytest.raises(TypeError, match="a value of option shrine_sets must be a string"):
+        make_rules(options={"shrine_sets": [1]})
+    with pytest.raises(TypeError, match="an option item must be a string"):
+        make_rules(options=[3])
+    assert str(make_rules(options={"shrine_sets": ["ckr", "csc"]})) == "players=2 shrine_sets=ckr+csc"
     assert with_players(text, 2) == meeple.Rules.parse("players=2 expansions=river2,count small_city=two_points")
 
 

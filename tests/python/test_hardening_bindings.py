@@ -219,6 +219,7 @@ def sample_values():
         "State": state, "Action": state.legal_actions()[0], "Rules": rules, "Dealer": meeple.Dealer(1),
         "Player": meeple.make_player("random"), "RecordBuilder": meeple.RecordBuilder(rules),
         "Standings": meeple.Standings(["random"]), "List[Player]": [meeple.make_player("random")] * 2,
+        "players": 2, "expansions": [],  # Rules takes objects: a count or the rules text; a list or a string
         "Evaluator": trained, "TrainedEvaluator": trained, "FittedEvaluator": trained.weights_for(rules),
         "LinearEvaluator": trained.weights_for(rules), "record": meeple.RecordBuilder(rules).finish(meeple.State(rules)),
         "PolicyNet": meeple.PolicyNet.from_json(model.to_json(rules, name="t")),

@@ -553,7 +553,7 @@ def command_lines(tmp_path) -> list:
         (["train-policy", "--hidden", "1000", "--out", out], "--hidden"),
         (["train-policy", "--bot", "nosuchbot", "--games", "1", "--out", out], "unknown bot"),
         (["train-policy", "--games", "1", "--out", a_file], "is a file, not a folder"),
-        (["replay", str(not_json)], "line 1: not valid JSON"),
+        (["replay", str(not_json)], "not.json: not valid JSON"),
         (["replay", str(not_utf8)], "not UTF-8"),
         (["render", a_file, "--game", "3", "--out", str(tmp_path / "b.svg")], "has 2 games"),
         (["render", a_file, "--game", "0", "--out", str(tmp_path / "b.svg")], "--game"),

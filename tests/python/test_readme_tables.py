@@ -150,6 +150,16 @@ def test_both_command_lines_print_the_same_info_and_replays(tmp_path):
                             timeout=60)
     assert cpp.returncode == python.returncode == 0 and cpp.stdout == python.stdout
     assert len(cpp.stdout.splitlines()) == 3 and "line 3: final scores " in cpp.stdout
+    # A file of one record, on one line or written over several, is named without a line.
+    one = tmp_path / "one.jsonl"
+    one.write_text(records.read_text().splitlines()[0] + "\n")
+    pretty = tmp_path / "pretty.json"
+    pretty.write_text(json.dumps(json.loads(one.read_text()), indent=1))
+    for path in (one, pretty):
+        cpp = subprocess.run([str(MEEPLE), "replay", str(path)], capture_output=True, text=True, timeout=60)
+        python = subprocess.run([sys.executable, "-m", "meeple", "replay", str(path)], capture_output=True, text=True,
+                                timeout=60)
+        assert cpp.stdout == python.stdout and cpp.stdout.startswith(f"{path}: final scores ")
 
     for flags in (["--json"], []):
         cpp = subprocess.run([str(MEEPLE), "info", *flags], capture_output=True, text=True, check=True, timeout=60).stdout

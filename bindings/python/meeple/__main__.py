@@ -88,19 +88,62 @@ def cmd_train_net(args) -> int:
 
 
 def cmd_replay(args) -> int:
-    status = 0
-    for number, line in files.read_lines(args.file, "record file"):
-        if not line.strip():
-            continue
+    """As meeple replay: JSON Lines, or one record written over several lines; each record's line is
+    "FILE line N: final scores ..." (a file of one record: "FILE: ..."), errors on standard error. Records
+    are replayed as they are read; only the first one's line waits to see whether another follows."""
+    status, first, count = 0, None, 0
+
+    def replayed(number, line):
+        where = f"{args.file} line {number}"
         try:
-            # As meeple replay prints it: where the record is, then its scores.
-            _, state = replay_line(line, f"{args.file} line {number}")
-            print(f"{args.file} line {number}: {'final' if state.is_terminal else 'unfinished'} scores "
-                  + " ".join(map(str, state.scores)))
+            _, state = replay_line(line, where)
+            return number, True, f"{'final' if state.is_terminal else 'unfinished'} scores " + " ".join(map(str, state.scores))
         except ValueError as e:
-            print(one_line(e), file=sys.stderr)
-            status = 2
+            text = one_line(e)
+            return number, False, text[len(where) + 2:] if text.startswith(where + ": ") else text
+
+    def show(result, where):
+        print(f"{where}: {result[2]}", file=sys.stdout if result[1] else sys.stderr)
+
+    def records():
+        lines = files.read_lines(args.file, "record file")
+        for number, line in lines:
+            if not line.strip():
+                continue
+            if not is_json(line):  # perhaps one record written over several lines
+                try:
+                    whole = files.read_text(args.file, "record file")
+                except ValueError:  # too long for one record: JSON Lines with a bad line
+                    whole = b""
+                if is_json(whole):
+                    yield 1, whole
+                    return
+            yield number, line
+            break
+        yield from ((n, line) for n, line in lines if line.strip())
+
+    for number, line in records():
+        result = replayed(number, line)
+        status = status if result[1] else 2
+        count += 1
+        if count == 1:
+            first = result
+            continue
+        if first:
+            show(first, f"{args.file} line {first[0]}")
+            first = None
+        show(result, f"{args.file} line {result[0]}")
+    if first:
+        show(first, args.file)
     return status
+
+
+def is_json(text: bytes) -> bool:
+    try:
+        json.loads(text)
+        return True
+    except ValueError:
+        return False
 
 
 def replay_line(line: bytes, where: str, check_result: bool = True):

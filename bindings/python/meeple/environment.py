@@ -55,7 +55,7 @@ def as_rules(rules) -> _meeple.Rules:
 def make_rules(players=None, expansions=(), options=None, *, rules=None, default_players=2) -> _meeple.Rules:
     """The one Rules value: `rules` (a Rules or its text) with `players`, `expansions` and `options` as
     shorthand for words of the same text, so a name given both ways is refused as given twice. Without a
-    player count anywhere, `default_players`.
+    player count anywhere, `default_players` (a text may leave the count open; a Rules always has one).
 
     expansions: a list, or a string with the names separated by "+" or "," ("river2+count").
     options: a dict (a set option's values as a list), or a string of name:value (or name=value) items
@@ -70,13 +70,22 @@ def make_rules(players=None, expansions=(), options=None, *, rules=None, default
         expansions = [name for name in expansions.replace("+", ",").split(",") if name]
     expansions = list(expansions)
     if expansions:
-        if not all(isinstance(name, str) for name in expansions):
-            raise TypeError(f"expansions must be names (str), got {expansions!r}")
+        for name in expansions:
+            one_word("expansion", name, forbidden=" =,")
         words.append("expansions=" + ",".join(expansions))
     words += option_words(options)
     if default_players is not None and not any(word.startswith("players=") for word in words):
         words.append(f"players={default_players}")
     return _meeple.Rules.parse(" ".join(words))
+
+
+def one_word(what: str, text, forbidden: str = " =") -> str:
+    """`text` as one word of a rules text: a shorthand value with a space or "=" in it would add words of its own."""
+    if not isinstance(text, str):
+        raise TypeError(f"{what} must be a string, got {text!r}")
+    if not text or any(c in text for c in forbidden) or any(c.isspace() for c in text):
+        raise ValueError(f"{what} {text!r} is not one name: no spaces or {' '.join(repr(c) for c in forbidden.strip())}")
+    return text
 
 
 def option_words(options) -> list[str]:
@@ -88,20 +97,21 @@ def option_words(options) -> list[str]:
     if isinstance(options, dict):
         items = []
         for name, value in options.items():
-            if not isinstance(name, str):
-                raise TypeError(f"options: a key must be an option name (str), got {name!r}")
+            one_word("an option name", name)
             if isinstance(value, (list, tuple, set, frozenset)):
-                value = "+".join(value)
+                value = "+".join(one_word(f"a value of option {name}", v, " =+") for v in value)
             if not isinstance(value, str):
                 raise TypeError(f"option {name}: expected a string (or a list of strings for a set option), got {value!r}")
-            items.append(f"{name}={value}")
+            items.append(f"{name}={one_word(f'the value of option {name}', value)}")
         return items
     words = []
     for item in options:
-        name_value = re.split("[=:]", item, maxsplit=1) if isinstance(item, str) else []
+        if not isinstance(item, str):
+            raise TypeError(f"an option item must be a string name=value, got {item!r}")
+        name_value = re.split("[=:]", item, maxsplit=1)
         if len(name_value) < 2:
             raise ValueError(f"option {item!r} needs a value: name=value or name:value, e.g. small_city=two_points")
-        words.append(f"{name_value[0]}={name_value[1]}")
+        words.append(f"{one_word('an option name', name_value[0])}={one_word(f'the value of option {name_value[0]}', name_value[1])}")
     return words
 
 

@@ -261,8 +261,9 @@ def tournament(bots, games: int = 100, players: int | None = None, expansions=()
     bots: bot specs ("mcts:iterations=2000", "greedy", ...) or meeple.Player objects (played in this
     process, one game at a time). rules: the game, a meeple.Rules or its text ("players=3 expansions=river2");
     players, expansions and options are shorthand for its words (environment.make_rules); seats per game
-    default to one per bot. out: a .jsonl file that
-    every finished game is appended to at once. workers: games played at once, in C++ threads.
+    default to one per bot unless the rules name them (a Rules always does). The standings (standings(),
+    table(), write_csv's columns) are meeple.Standings' (as meeple match prints them) with an openskill rating.
+    out: a .jsonl file that every finished game is appended to at once. workers: games played at once, in C++ threads.
     backend: "local", or "ray" to send batches of `batch` games as Ray tasks to the cluster at `address`
     (None: the one this process is connected to, or a new local one); each task plays its games in C++, and
     the same seeds give the same records as the local backend.
