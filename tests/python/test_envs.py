@@ -165,6 +165,12 @@ def test_one_rules_text_with_shorthand():
         meeple.State("players=9")
     with pytest.raises(TypeError, match="argument 'games' must be"):
         meeple.play_games("players=2", 5)  # a good text: the other argument is blamed
+    # The environments take the text as well.
+    assert CarcassonneEnv(opponents=["greedy", "random"], rules="expansions=river2").view.rules == as_rules(
+        "players=3 expansions=river2")
+    with pytest.raises(ValueError, match="the rules seat 4 players, but 1 opponents and the learner make 2"):
+        CarcassonneEnv(opponents=["greedy"], rules="players=4")
+    assert aec_env(rules="players=3 expansions=count").possible_agents == ["player_0", "player_1", "player_2"]
     # Shorthand is checked word by word: a value cannot smuggle in words of its own.
     for bad in (dict(expansions=["river2 players=5"]), dict(options={"small_city": "two_points players=3"}),
                 dict(options=["small_city=a b"]), dict(expansions="river2,,count=1")):

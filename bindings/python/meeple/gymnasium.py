@@ -46,7 +46,7 @@ class CarcassonneEnv(gymnasium.Env):
     metadata = {"render_modes": ["ansi"], "render_fps": 4}
 
     def __init__(self, opponents=("greedy",), seat: int | None = 0, expansions=(), options=None,
-                 render_mode: str | None = None, illegal_action: str = "lose"):
+                 render_mode: str | None = None, illegal_action: str = "lose", rules=None):
         opponents = check_bots([opponents] if isinstance(opponents, (str, _meeple.Player)) else opponents, "opponents")
         if not 1 <= len(opponents) < _meeple.MAX_PLAYERS:
             raise ValueError(f"opponents: give 1 to {_meeple.MAX_PLAYERS - 1} bot specs, got {len(opponents)}")
@@ -57,7 +57,10 @@ class CarcassonneEnv(gymnasium.Env):
         if illegal_action not in ("lose", "raise"):
             raise ValueError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
         self.illegal_action = illegal_action
-        self.view = SeatView(make_rules(players, expansions, options))
+        self.view = SeatView(make_rules(None, expansions, options, rules=rules, default_players=players))
+        if self.view.players != players:
+            raise ValueError(f"the rules seat {self.view.players} players, but {len(opponents)} opponents and the "
+                             f"learner make {players}")
         self.opponents, self.fixed_seat, self.render_mode = opponents, seat, render_mode
         self.observation_space = observation_space(self.view)
         self.action_space = spaces.Discrete(self.view.num_actions)

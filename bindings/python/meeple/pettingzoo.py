@@ -36,20 +36,21 @@ from .environment import SeatView, make_rules
 from .gymnasium import observation_space
 
 
-def env(players: int = 2, expansions=(), options=None, render_mode: str | None = None):
-    """The AEC environment (see the module's doc); render_mode "ansi" returns the position as text."""
-    return CarcassonneAEC(players, expansions, options, render_mode)
+def env(players: int | None = None, expansions=(), options=None, render_mode: str | None = None, rules=None):
+    """The AEC environment (see the module's doc); render_mode "ansi" returns the position as text. rules: a
+    meeple.Rules or its text; players (default 2), expansions and options are shorthand for its words."""
+    return CarcassonneAEC(players, expansions, options, render_mode, rules)
 
 
 class CarcassonneAEC(AECEnv):
     metadata = {"name": "meeple_carcassonne_v0", "render_modes": ["ansi"], "is_parallelizable": False}
 
-    def __init__(self, players=2, expansions=(), options=None, render_mode=None):
+    def __init__(self, players=None, expansions=(), options=None, render_mode=None, rules=None):
         super().__init__()
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.render_mode = render_mode
-        self.view = SeatView(make_rules(players, expansions, options))
+        self.view = SeatView(make_rules(players, expansions, options, rules=rules))
         self.possible_agents = [f"player_{p}" for p in range(self.view.players)]
         observation = observation_space(self.view)
         self.observation_spaces = {a: observation for a in self.possible_agents}
