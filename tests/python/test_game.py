@@ -32,10 +32,15 @@ def test_rules_by_name_and_their_errors():
         meeple.Rules(options={"small_city": "huge"})
     with pytest.raises(ValueError, match="players must be 2 to 6"):
         meeple.Rules(players=7)
-    with pytest.raises(TypeError, match="option small_city: expected a string"):
+    with pytest.raises(TypeError, match="option small_city must be a string"):
         meeple.Rules(options={"small_city": 2})
-    with pytest.raises(TypeError):
-        meeple.Rules(players="two")
+    with pytest.raises(ValueError, match="rules: expected NAME=VALUE, got 'two'"):  # a text is the rules text
+        meeple.Rules("two")
+    with pytest.raises(TypeError, match="argument 'players' must be int"):
+        meeple.Rules(players=2.0)
+    with pytest.raises(ValueError, match="give the text alone"):
+        meeple.Rules("players=3", expansions=["river2"])
+    assert meeple.Rules("players=3 expansions=river2") == meeple.Rules(players=3, expansions=["river2"])
 
 
 @pytest.mark.parametrize("expansions", [[], ["river2", "king_robber"], ALL])
