@@ -19,6 +19,10 @@
 #include "weight_files.h"
 
 namespace meeple {
+extern const char* const kShippedNetwork;  // ai/weights/net-base.json, embedded at build time
+}  // namespace meeple
+
+namespace meeple {
 namespace {
 
 using Eigen::Index;
@@ -274,6 +278,12 @@ void PolicyValueNet::check_rules(const Rules& rules) const {
                                 std::to_string(rules.players) + "; train a network for these rules");
   if (const std::string why = rules_mismatch("network '" + excerpt(name_) + "'", rules_, rules); !why.empty())
     throw std::invalid_argument(why + "; train a network for these rules");
+}
+
+std::shared_ptr<const PolicyValueNet> shipped_network() {
+  static const std::shared_ptr<const PolicyValueNet> net =
+      std::make_shared<const PolicyValueNet>(PolicyValueNet::from_json(kShippedNetwork, "shipped network (ai/weights/net-base.json)"));
+  return net;
 }
 
 std::shared_ptr<const PolicyValueNet> load_network(const std::string& path) {

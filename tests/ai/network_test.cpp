@@ -378,8 +378,8 @@ TEST(Network, BotSpecsTakeANetwork) {
     return std::string("accepted");
   };
   EXPECT_EQ(message("mcts:net=" + path + ",batch=4,threads=2,gumbel=4,widen=2,puct=0"), "accepted");
-  EXPECT_EQ(message("mcts:net=trained"), "bot mcts: bad value 'trained' for net: no shipped network yet: give a weight file FILE.json");
-  EXPECT_EQ(message("mcts:net=x.txt"), "bot mcts: bad value 'x.txt' for net: networks are weight files FILE.json");
+  EXPECT_EQ(message("mcts:net=trained"), "accepted");
+  EXPECT_EQ(message("mcts:net=x.txt"), "bot mcts: bad value 'x.txt' for net: networks are trained (the shipped one) or weight files FILE.json");
   EXPECT_NE(message("mcts:net=/nonexistent.json").find("cannot read network weights '/nonexistent.json'"), std::string::npos);
   EXPECT_EQ(message("mcts:batch=0"), "bot mcts: bad value '0' for batch: must be 1 to 256");
   const std::string refused = "mcts: a network (net=) cannot be combined with ";
@@ -804,4 +804,22 @@ TEST(Network, TwoThreadsKeepTheTreeConsistent) {
 }
 
 }  // namespace
+// The shipped network (mcts:net=trained) reads, plays a 2-player base game, and is refused, before the
+// first move, by games of other rules.
+TEST(Network, TheShippedNetworkPlaysItsRulesOnly) {
+  const auto net = shipped_network();
+  ASSERT_NE(net, nullptr);
+  EXPECT_EQ(net, shipped_network()) << "read once";
+  EXPECT_EQ(net->players(), 2);
+  net->check_rules(rules_with(2));
+  EXPECT_THROW(net->check_rules(rules_with(3)), std::invalid_argument);
+  EXPECT_THROW(net->check_rules(rules_with(2, kRiver2)), std::invalid_argument);
+  auto bot = make_player("mcts:net=trained,iterations=64", 3);
+  bot->check_rules(rules_with(2));
+  const State s = testing::random_position(rules_with(2), 5, 12);
+  ASSERT_FALSE(s.is_chance() || s.is_terminal());
+  EXPECT_TRUE(s.is_legal(bot->choose(s)));
+  EXPECT_THROW(bot->check_rules(rules_with(2, kCount)), std::invalid_argument);
+}
+
 }  // namespace meeple

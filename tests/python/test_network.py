@@ -146,5 +146,8 @@ def test_a_search_plays_with_a_network(tmp_path):
     path.write_text(meeple.random_network_json(rules, seed=2, channels=4, flat_hidden=8, global_hidden=8))
     results = meeple.play_games(rules, [([f"mcts:net={path},iterations=20,batch=4", "greedy"], 1)])
     assert len(results) == 1 and len(results[0][0]) == 2
-    with pytest.raises(ValueError, match="no shipped network yet"):
-        meeple.make_player("mcts:net=trained")
+    # The shipped network plays the 2-player base game and refuses others before the first move.
+    results = meeple.play_games(rules, [(["mcts:net=trained,iterations=20", "greedy"], 1)])
+    assert len(results[0][0]) == 2
+    with pytest.raises(ValueError, match="network 'net-base' is for 2 players, not 3"):
+        meeple.play_games(meeple.Rules(players=3), [(["mcts:net=trained,iterations=20", "greedy", "greedy"], 1)])

@@ -128,6 +128,10 @@ class PolicyValueNet {
 // (std::invalid_argument) name the file and what is wrong.
 std::shared_ptr<const PolicyValueNet> load_network(const std::string& path);
 
+// The shipped network (ai/weights/net-base.json, embedded at build time; 2 players, the base game), read
+// once: what mcts:net=trained plays with. Other rules refuse it (check_rules) until a net for them ships.
+std::shared_ptr<const PolicyValueNet> shipped_network();
+
 // A network of this shape for these rules with random weights (uniform, scaled by each layer's inputs), as
 // a weight file's text: for tests and benchmarks.
 std::string random_network_json(const Rules& rules, const NetworkShape& shape, uint64_t seed, const std::string& name = "random");
