@@ -76,7 +76,11 @@ def make_rules(players=None, expansions=(), options=None, *, rules=None, default
     words += option_words(options)
     if default_players is not None and not any(word.startswith("players=") for word in words):
         words.append(f"players={default_players}")
-    return _meeple.Rules.parse(" ".join(words))
+    try:
+        return _meeple.Rules.parse(" ".join(words))
+    except ValueError as e:
+        raise ValueError(f"{e} (the game as given: {' '.join(words)!r}, from rules= and the players, expansions "
+                         "and options shorthand)") from None
 
 
 def one_word(what: str, text, forbidden: str = " =") -> str:
