@@ -246,7 +246,7 @@ bool drop_cut_record(const std::filesystem::path& path) {
   const off_t size = st.st_size;
   off_t end = size;  // one past the last newline once found; 0 if there is none
   char buffer[1 << 16];
-  bool readable = true;
+  bool readable = true, cut = false;
   for (bool found = false; !found && end > 0;) {
     const off_t begin = std::max<off_t>(0, end - static_cast<off_t>(sizeof buffer));
     if (::pread(fd, buffer, static_cast<size_t>(end - begin), begin) != end - begin) {
@@ -257,8 +257,9 @@ bool drop_cut_record(const std::filesystem::path& path) {
     found = newline != nullptr;
     end = found ? begin + (newline - buffer) + 1 : begin;
   }
-  bool cut = false;
-  if (readable && end < size) {
+  if (readable && end < size && size - end > static_cast<off_t>(kMaxRecordBytes)) {
+    cut = ::ftruncate(fd, end) == 0;  // longer than any record: not a whole one
+  } else if (readable && end < size) {
     std::string tail(static_cast<size_t>(size - end), '\0');
     if (::pread(fd, tail.data(), tail.size(), end) == static_cast<ssize_t>(tail.size())) {
       if (json::accept(tail)) (void)!::pwrite(fd, "\n", 1, size);  // whole: only its newline was lost

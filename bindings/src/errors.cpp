@@ -235,7 +235,10 @@ std::optional<Complaint> complain(const std::vector<Param>& params, PyObject* co
         continue;  // a good text: some other argument is at fault
       } catch (const std::invalid_argument& e) {
         return Complaint{PyExc_ValueError, "argument '" + params[i].name + "': " + e.what()};
-      } catch (const py::cast_error&) {  // not UTF-8: said below
+      } catch (const py::error_already_set&) {  // not UTF-8 (a lone surrogate)
+        return Complaint{PyExc_ValueError, "argument '" + params[i].name + "': the rules text is not valid UTF-8"};
+      } catch (const py::cast_error&) {
+        return Complaint{PyExc_ValueError, "argument '" + params[i].name + "': the rules text is not valid UTF-8"};
       }
     }
     if (bound[i] && !matches(*bound[i], params[i].type))

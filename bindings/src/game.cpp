@@ -282,15 +282,13 @@ half-edges (0-7: NL NR EL ER SL SR WL WR) covered, pennants; flags. For pictures
                  return Rules::parse(utf8_text(players, "rules text"));
                throw std::invalid_argument("Rules: give the text alone, or players, expansions and options, not both");
              }
-             if (!PyLong_Check(players.ptr()) || PyBool_Check(players.ptr()))
+             if (PyBool_Check(players.ptr()) || PyFloat_Check(players.ptr()) || !PyIndex_Check(players.ptr()))
                throw py::type_error("argument 'players' must be int (or the rules text, str), got " + describe(players));
-             int64_t count = 0;
-             try {
-               count = players.cast<int64_t>();
-             } catch (const py::cast_error&) {
-               count = -1;  // beyond 64 bits: refused below with the range
-             }
-             return make_rules(count, expansions, options);
+             const py::int_ count = py::reinterpret_steal<py::int_>(PyNumber_Index(players.ptr()));  // numpy integers too
+             if (!count) throw py::error_already_set();
+             if (count < py::int_(2) || count > py::int_(kMaxPlayers))
+               throw std::invalid_argument("players must be 2 to " + std::to_string(kMaxPlayers) + ", got " + std::string(py::str(count)));
+             return make_rules(count.cast<int64_t>(), expansions, options);
            }),
            py::arg("players") = 2, py::arg("expansions") = std::vector<std::string>{}, py::arg("options") = py::dict(),
            "Rules(players=2, expansions=['river2', ...], options={'small_city': 'two_points'}), or "

@@ -332,15 +332,21 @@ has the same seats and seed.)doc");
       checked.push_back(std::make_unique<SeatedPython>(players[p], names[p]));
       seats.push_back(checked.back().get());
     }
+    if (static_cast<int>(seats.size()) != rules.players)
+      throw std::invalid_argument("play_seated: the rules seat " + std::to_string(rules.players) + " players, got " +
+                                  std::to_string(seats.size()));
     for (Player* seat : seats) seat->check_rules(rules);  // weights fitted to other rules fail before the game
     std::string record;
     State final_state(rules);
-    // On another thread, so that Ctrl-C stops the game between two moves; Python players take the GIL for
-    // their own calls.
-    const auto interrupt = run_watching_signals([&](const std::atomic<bool>& stop, const InPython&) {
-      final_state = play_seated(rules, seats, names, seed, &record, &stop, {}, true);
-    });
-    if (interrupt) std::rethrow_exception(interrupt);
+    {
+      // On this thread, so that Python players keep the caller's thread-local settings (no_grad, contexts);
+      // they take the GIL for their own calls. Ctrl-C is looked for after every choice.
+      const py::gil_scoped_release release;
+      final_state = play_seated(rules, seats, names, seed, &record, nullptr, [](const State&, const Player&) {
+        const py::gil_scoped_acquire gil;
+        if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+      }, true);
+    }
     std::vector<int> scores;
     for (int p = 0; p < final_state.num_players(); ++p) scores.push_back(final_state.score(p));
     return py::make_tuple(scores, record);

@@ -41,6 +41,13 @@ def test_rules_by_name_and_their_errors():
     with pytest.raises(ValueError, match="give the text alone"):
         meeple.Rules("players=3", expansions=["river2"])
     assert meeple.Rules("players=3 expansions=river2") == meeple.Rules(players=3, expansions=["river2"])
+    import numpy as np
+
+    assert meeple.Rules(players=np.int64(3)).players == 3  # numpy integers are integers
+    with pytest.raises(ValueError, match=f"players must be 2 to 6, got {2**70}"):
+        meeple.Rules(players=2**70)
+    with pytest.raises(ValueError, match="the rules text is not valid UTF-8"):
+        meeple.State("players=2\udcff")
 
 
 @pytest.mark.parametrize("expansions", [[], ["river2", "king_robber"], ALL])

@@ -160,6 +160,16 @@ def test_both_command_lines_print_the_same_info_and_replays(tmp_path):
         python = subprocess.run([sys.executable, "-m", "meeple", "replay", str(path)], capture_output=True, text=True,
                                 timeout=60)
         assert cpp.stdout == python.stdout and cpp.stdout.startswith(f"{path}: final scores ")
+    # An empty file and a deeply nested line are refused by both, with no traceback.
+    empty, nested = tmp_path / "empty.jsonl", tmp_path / "nested.jsonl"
+    empty.write_text("\n")
+    nested.write_text("[" * 100000 + "\n")
+    for path in (empty, nested):
+        cpp = subprocess.run([str(MEEPLE), "replay", str(path)], capture_output=True, text=True, timeout=60)
+        python = subprocess.run([sys.executable, "-m", "meeple", "replay", str(path)], capture_output=True, text=True,
+                                timeout=60)
+        assert cpp.returncode == python.returncode == 2 and "not valid JSON" in python.stderr, python.stderr
+        assert "Traceback" not in python.stderr and cpp.stdout == python.stdout == ""
 
     for flags in (["--json"], []):
         cpp = subprocess.run([str(MEEPLE), "info", *flags], capture_output=True, text=True, check=True, timeout=60).stdout

@@ -112,7 +112,7 @@ def cmd_replay(args) -> int:
                 continue
             if not is_json(line):  # perhaps one record written over several lines
                 try:
-                    whole = files.read_text(args.file, "record file")
+                    whole = files.read_text(args.file, "record file", limit=files.MAX_LINE)
                 except ValueError:  # too long for one record: JSON Lines with a bad line
                     whole = b""
                 if is_json(whole):
@@ -122,25 +122,32 @@ def cmd_replay(args) -> int:
             break
         yield from ((n, line) for n, line in lines if line.strip())
 
-    for number, line in records():
-        result = replayed(number, line)
-        status = status if result[1] else 2
-        count += 1
-        if count == 1:
-            first = result
-            continue
+    try:
+        for number, line in records():
+            result = replayed(number, line)
+            status = status if result[1] else 2
+            count += 1
+            if count == 1:
+                first = result
+                continue
+            if first:
+                show(first, f"{args.file} line {first[0]}")
+                first = None
+            show(result, f"{args.file} line {result[0]}")
+    except ValueError:  # the file cannot be read on (a line too long): what was replayed is shown first
         if first:
             show(first, f"{args.file} line {first[0]}")
-            first = None
-        show(result, f"{args.file} line {result[0]}")
+        raise
     if first:
         show(first, args.file)
+    if count == 0:
+        raise ValueError(f"{args.file}: not valid JSON: the file holds no record")
     return status
 
 
 def is_json(text: bytes) -> bool:
     try:
-        json.loads(text)
+        files.loads(text, "record")  # deep nesting too is a ValueError here
         return True
     except ValueError:
         return False

@@ -74,13 +74,14 @@ def make_rules(players=None, expansions=(), options=None, *, rules=None, default
             one_word("expansion", name, forbidden=" =,")
         words.append("expansions=" + ",".join(expansions))
     words += option_words(options)
-    if default_players is not None and not any(word.startswith("players=") for word in words):
+    defaulted = default_players is not None and not any(word.startswith("players=") for word in words)
+    if defaulted:
         words.append(f"players={default_players}")
     try:
         return _meeple.Rules.parse(" ".join(words))
     except ValueError as e:
         raise ValueError(f"{e} (the game as given: {' '.join(words)!r}, from rules= and the players, expansions "
-                         "and options shorthand)") from None
+                         f"and options shorthand{', and the default player count' if defaulted else ''})") from None
 
 
 def one_word(what: str, text, forbidden: str = " =") -> str:
