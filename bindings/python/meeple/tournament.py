@@ -96,16 +96,17 @@ class TournamentResult:
     def standings(self) -> list[dict]:
         """Per bot, best rated first: meeple.Standings' columns (games, wins with ties shared, win_rate and its
         Wilson interval, mean_score, mean_margin) and an openskill rating (mu, sigma, ordinal)."""
-        ratings = self.ratings()
-        order = sorted(self.bots, key=lambda name: -ratings[name].ordinal())
-        return [row | {"mu": ratings[row["bot"]].mu, "sigma": ratings[row["bot"]].sigma,
-                       "ordinal": ratings[row["bot"]].ordinal()} for row in self._standings(order).rows()]
+        return self._rated()[0]
 
-    def _standings(self, order) -> _meeple.Standings:
-        standings = _meeple.Standings(order)
+    def _rated(self) -> tuple[list[dict], _meeple.Standings]:
+        """(standings(), the meeple.Standings they come from, rows in the same order): the games counted once."""
+        ratings = self.ratings()
+        standings = _meeple.Standings(sorted(self.bots, key=lambda name: -ratings[name].ordinal()))
         for game in self.games:
             standings.add(list(game.names), list(game.scores))
-        return standings
+        rows = [row | {"mu": ratings[row["bot"]].mu, "sigma": ratings[row["bot"]].sigma,
+                       "ordinal": ratings[row["bot"]].ordinal()} for row in standings.rows()]
+        return rows, standings
 
     def ratings(self) -> dict:
         """Bot name -> openskill (Plackett-Luce) rating over the games in order, ranks from scores (ties share a
@@ -132,8 +133,8 @@ class TournamentResult:
 
     def table(self) -> str:
         """meeple match's table (meeple.Standings), best rated first, with the rating (mu +- sigma) added."""
-        rows = self.standings()
-        lines = self._standings([row["bot"] for row in rows]).table().splitlines()
+        rows, standings = self._rated()
+        lines = standings.table().splitlines()
         lines[0] += f" {'rating':>7} {'+-':>5}"
         for i, row in enumerate(rows):
             lines[i + 1] += f" {row['mu']:>7.2f} {row['sigma']:>5.2f}"
