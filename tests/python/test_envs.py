@@ -181,6 +181,7 @@ def test_one_rules_text_with_shorthand():
     with pytest.raises(TypeError, match="an option item must be a string"):
         make_rules(options=[3])
     assert str(make_rules(options={"shrine_sets": ["ckr", "csc"]})) == "players=2 shrine_sets=ckr+csc"
+    assert make_rules(expansions=["river2,count", "abbey_mayor"]) == as_rules("expansions=river2,count,abbey_mayor")
     assert with_players(text, 2) == meeple.Rules.parse("players=2 expansions=river2,count small_city=two_points")
 
 

@@ -68,10 +68,9 @@ def make_rules(players=None, expansions=(), options=None, *, rules=None, default
         words.append(f"players={integer('players', players, 2, _meeple.MAX_PLAYERS)}")
     if isinstance(expansions, str):
         expansions = [name for name in expansions.replace("+", ",").split(",") if name]
-    expansions = list(expansions)
+    # A list's items may themselves be comma lists, as the C++ command line's --expansions A,B.
+    expansions = [name for item in expansions for name in one_word("expansion", item).split(",") if name]
     if expansions:
-        for name in expansions:
-            one_word("expansion", name, forbidden=" =,")
         words.append("expansions=" + ",".join(expansions))
     words += option_words(options)
     defaulted = default_players is not None and not any(word.startswith("players=") for word in words)
