@@ -1,7 +1,8 @@
-// Abbey & Mayor (RULES.md sections 6 and 7): abbey squares and the end round, barn corners and barn
+// Abbey & Mayor (docs/rules.md sections 6 and 7): abbey squares and the end round, barn corners and barn
 // scorings, wagon moves. The mayor's strength is in State::strength_on, deploy choices in
 // State::generate_deploys.
 #include <algorithm>
+#include <string>
 
 #include "engine.h"
 
@@ -48,17 +49,18 @@ void State::generate_abbeys(ActionList& out) const {
   std::sort(out.items.begin() + first, out.items.begin() + out.size);
 }
 
-void State::place_abbey(CellKey cell) {
+void State::apply_abbey(Action a) {
   if (flow_.phase == Phase::kAbbeyRound) flow_.turn_player = flow_.acting;
   abbey_mayor_.abbeys = static_cast<uint8_t>(abbey_mayor_.abbeys & ~(1 << flow_.turn_player));
-  place_tile(abbey_type(), 0, cell);
-  flow_.last_tile = static_cast<int16_t>(board_.num_tiles - 1);
-  abbey_mayor_.barn_placed = false;
-  if (can_deploy()) {
-    flow_.phase = Phase::kDeploy;
-  } else {
-    after_deploy();
-  }
+  place_tile(abbey_type(), 0, a.cell());
+  placed();
+}
+
+// A1: passing at the start of a turn is drawing instead (tiles are left: kTurnStart is offered only then).
+void State::draw_instead_of_abbey() { flow_.phase = Phase::kDraw; }
+
+std::string State::why_not_abbey(Action) const {
+  return "the abbey goes on an empty square with tiles on all four sides (A1), next to at most one shrine (S2)";
 }
 
 bool State::can_place_abbey() const {
@@ -73,8 +75,17 @@ bool State::can_place_abbey() const {
   return squares.size > 0;
 }
 
-// A4: one lap from the left of the last tile's placer; each player still holding an abbey places it (a
-// turn of their own, with deployment and scoring) or declines.
+// A4: after the last tile, one lap from the left of the last tile's placer; each player still holding an
+// abbey places it (a turn of their own, with deployment and scoring) or declines.
+bool State::start_abbey_round() {
+  if (abbey_mayor_.in_abbey_round || !abbey_mayor() || !abbey_mayor_.abbeys || !rules_.on(Option::kAbbeyEndRound)) return false;
+  abbey_mayor_.in_abbey_round = true;
+  flow_.acting = next_seat(flow_.last_placer);
+  abbey_mayor_.round_left = rules_.players;
+  continue_abbey_round();
+  return true;
+}
+
 void State::continue_abbey_round() {
   while (abbey_mayor_.round_left > 0) {
     if (has_abbey(flow_.acting) && can_place_abbey()) {
@@ -86,6 +97,12 @@ void State::continue_abbey_round() {
     --abbey_mayor_.round_left;
   }
   end_of_tiles();
+}
+
+void State::decline_abbey_round() {
+  flow_.acting = next_seat(flow_.acting);
+  --abbey_mayor_.round_left;
+  continue_abbey_round();
 }
 
 // ---- Barn (F1-F5) ------------------------------------------------------------------------------------
@@ -223,6 +240,21 @@ void State::continue_wagons() {
     wagon_done(p);
   }
   after_wagons();
+}
+
+void State::apply_wagon_move(Action a) {
+  place_figure(flow_.acting, Figure::kWagon, a.node());
+  wagon_done(flow_.acting);
+  continue_wagons();
+}
+
+void State::keep_wagon() {  // the wagon goes back to supply
+  wagon_done(flow_.acting);
+  continue_wagons();
+}
+
+std::string State::why_not_wagon_move(Action) const {
+  return "the wagon may only move to an incomplete, unoccupied feature adjacent to the one just scored (W2, W3)";
 }
 
 }  // namespace meeple

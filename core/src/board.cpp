@@ -1,5 +1,5 @@
 // The board and its features: the cell table, the frontier with what each empty cell's edges require,
-// the union-find over feature segments with its aggregates, and placing a tile (RULES.md B3, B6, B8).
+// the union-find over feature segments with its aggregates, and placing a tile (docs/rules.md B3, B6, B8).
 #include "engine.h"
 
 #include <algorithm>

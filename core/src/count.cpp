@@ -1,7 +1,9 @@
-// The Count of Carcassonne (RULES.md section 3): quarters, the redeploy lap before scoring (C6), the
-// Count deploy after it (C3, C4) and the final redeploy (C9). The City's setup is in state.cpp, its part
-// in farm and King scoring in scoring.cpp.
+// The Count of Carcassonne (docs/rules.md section 3): quarters, the redeploy lap before scoring (C6), the
+// Count deploy after it (C3, C4) and the final redeploy (C9), with their phases' actions and messages.
+// The City's setup is in state.cpp, its part in farm scoring in scoring.cpp and in the King's points in
+// king_robber.cpp.
 #include <algorithm>
+#include <string>
 
 #include "engine.h"
 
@@ -140,6 +142,13 @@ void State::move_from_quarter(int player, Figure f, int quarter, int root) {
   }
 }
 
+// C6: one lap from the player left of the placer, before the completed features score.
+void State::start_lap() {
+  flow_.acting = next_seat(flow_.turn_player);
+  count_.lap_left = rules_.players;
+  continue_lap();
+}
+
 void State::continue_lap() {
   ActionList options;
   while (count_.lap_left > 0) {
@@ -152,7 +161,26 @@ void State::continue_lap() {
     flow_.acting = next_seat(flow_.acting);  // nothing to move: skipped
     --count_.lap_left;
   }
-  score_and_continue();
+  score_turn();
+}
+
+void State::apply_lap_redeploy(Action a) {
+  move_from_quarter(flow_.acting, a.moved_figure(), a.quarter(), a.node());
+  continue_lap();  // the same player may move more
+}
+
+void State::end_lap_turn() {
+  flow_.acting = next_seat(flow_.acting);
+  --count_.lap_left;
+  continue_lap();
+}
+
+// C9: after the last tile (and the abbey round), round-robin from the left of the last tile's placer
+// until everybody has passed.
+void State::start_final_redeploy() {
+  flow_.acting = next_seat(flow_.last_placer);
+  count_.out_mask = 0;
+  continue_final_redeploy();
 }
 
 void State::continue_final_redeploy() {
@@ -170,6 +198,41 @@ void State::continue_final_redeploy() {
     flow_.acting = next_seat(flow_.acting);
   }
   finish_game();
+}
+
+void State::apply_final_redeploy(Action a) {
+  move_from_quarter(flow_.acting, a.moved_figure(), a.quarter(), a.node());
+  flow_.acting = next_seat(flow_.acting);
+  continue_final_redeploy();
+}
+
+void State::drop_out_of_final_redeploy() {
+  count_.out_mask = static_cast<uint8_t>(count_.out_mask | (1 << flow_.acting));
+  flow_.acting = next_seat(flow_.acting);
+  continue_final_redeploy();
+}
+
+std::string State::why_not_redeploy(Action a) const {
+  if (a.quarter() == count_.quarter) return "followers in the Count's quarter cannot leave it (C5)";
+  if (followers_in_quarter(flow_.acting, a.quarter()) == 0)
+    return std::string("no follower of seat ") + std::to_string(flow_.acting) + " in the " + quarter_name(a.quarter());
+  if (flow_.phase == Phase::kRedeploy)
+    return std::string("from the ") + quarter_name(a.quarter()) +
+           " a follower may only go onto a matching feature completed this turn (C6; the market only at farm scorings, C7)";
+  return std::string("from the ") + quarter_name(a.quarter()) + " a follower may only go onto an incomplete matching feature (C9)";
+}
+
+// After the wagons, when others scored this turn and the placer did not (C3): the Count deploy, if the
+// placer has a figure to put in a quarter.
+bool State::offer_count_deploy() {
+  count_.deploy_due = false;
+  flow_.acting = flow_.turn_player;
+  ActionList options;
+  options.size = 0;
+  generate_count_deploys(options);
+  if (options.size == 0) return false;
+  flow_.phase = Phase::kCountDeploy;
+  return true;
 }
 
 // C3/C4: into any quarter (not the Count's with count_blocks_entry); with count_move free the Count may
@@ -192,7 +255,7 @@ void State::generate_count_deploys(ActionList& out) const {
   }
 }
 
-void State::count_deploy(Action a) {
+void State::apply_count_deploy(Action a) {
   tally_.figures[flow_.acting][slot_in_supply(flow_.acting, a.figure())] = static_cast<uint16_t>(kInQuarter + a.quarter());
   switch (rules_.count_move()) {
     case CountMove::kFree:
@@ -201,6 +264,13 @@ void State::count_deploy(Action a) {
     case CountMove::kClockwise: count_.quarter = static_cast<uint8_t>((count_.quarter + 1) % kNumQuarters); break;
     case CountMove::kFollow: count_.quarter = static_cast<uint8_t>(a.quarter()); break;
   }
+  end_turn();
+}
+
+std::string State::why_not_count_deploy(Action a) const {
+  if (!in_supply(flow_.acting, a.figure())) return std::string("no ") + to_string(a.figure()) + " left in supply";
+  if (a.quarter() == count_.quarter && rules_.on(Option::kCountBlocksEntry)) return "the Count's quarter cannot be entered (count_blocks_entry)";
+  return "not a legal Count deploy here (C3, C4)";
 }
 
 }  // namespace meeple

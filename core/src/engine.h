@@ -1,10 +1,11 @@
-// Helpers shared by the files that implement State (one file per concern: state.cpp the turn flow,
-// board.cpp the board and features, moves.cpp legal actions, scoring.cpp, errors.cpp, and one file per
-// expansion's phases). Not installed: the public API is meeple/state.h.
+// Helpers shared by the files that implement State (turn.cpp the turn and its table of phases,
+// state.cpp setup and chance, board.cpp the board and features, moves.cpp placements and deploys,
+// scoring.cpp base scoring, and one file per expansion). Not installed: the public API is meeple/state.h.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "meeple/state.h"
 
@@ -36,6 +37,16 @@ class NodeSet {
  private:
   std::array<uint64_t, (kMaxNodes + 63) / 64> words_{};
 };
+
+// Piles tiles are drawn from, in order: with the River II the fork comes first, then the river tiles,
+// then the volcano lake; normal tiles follow when those are empty (R2; river.cpp).
+enum Pile : int { kNormalPile = 0, kForkPile = 1, kRiverPile = 2, kLakePile = 3 };
+struct PileTable {
+  PileTable();
+  std::array<uint8_t, kMaxTileTypes> pile{};
+  std::array<std::vector<uint8_t>, 4> members;  // tile types of each pile, ascending
+};
+extern const PileTable& kPiles;
 
 // Cities and roads: the features scored by their tiles when their last open edge closes.
 inline bool is_scored_linear(SegmentKind k) { return k == SegmentKind::kCity || k == SegmentKind::kRoad; }

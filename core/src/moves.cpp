@@ -1,8 +1,9 @@
-// Legal actions: placements (edge matching, the River's and the shrines' extra rules) and deploys on the
-// tile just placed, listed in action order or tested one by one.
+// Legal actions of the base phases: placements (edge matching, the River's and the shrines' extra rules)
+// and deploys on the tile just placed, listed in action order or tested one by one, and why one is refused.
 #include "engine.h"
 
 #include <algorithm>
+#include <string>
 
 namespace meeple {
 
@@ -27,52 +28,6 @@ bool State::special_placement_ok(const TileType& t, int rotation, CellKey cell, 
   if (t.river && !river_placement_ok(t, rotation, cell, req)) return false;
   if (t.cloister >= 0 && rules_.has(kCultPlaces) && !building_placement_ok(t, cell)) return false;
   return true;
-}
-
-// S2: a shrine next to at most one cloister (abbeys count as cloisters) and the reverse, and no building
-// may end up next to two of the other kind.
-bool State::building_placement_ok(const TileType& t, CellKey cell) const {
-  const bool shrine = t.segments[t.cloister].kind == SegmentKind::kShrine;
-  int others = 0;
-  for (int d = 0; d < 8; ++d) {
-    const int j = find_cell(cell_key(key_x(cell) + kDx8[d], key_y(cell) + kDy8[d]));
-    if (j < 0 || building_kind(j) != (shrine ? 1 : 2)) continue;
-    if (++others > 1) return false;
-    // That neighbour may not already have a building of the new tile's kind next to it.
-    for (int e = 0; e < 8; ++e) {
-      const int k = find_cell(cell_key(board_.tiles[j].x + kDx8[e], board_.tiles[j].y + kDy8[e]));
-      if (k >= 0 && building_kind(k) == (shrine ? 2 : 1)) return false;
-    }
-  }
-  return true;
-}
-
-// 0: no building; 1: cloister (or abbey); 2: shrine.
-int State::building_kind(int tile_index) const {
-  const TileType& t = cat()[board_.tiles[tile_index].type];
-  if (t.cloister < 0) return 0;
-  return t.segments[t.cloister].kind == SegmentKind::kShrine ? 2 : 1;
-}
-
-bool State::river_placement_ok(const TileType& t, int rotation, CellKey cell, uint16_t req) const {
-  // R3/R5: the tile continues exactly one open river mouth (joining two would join the branches).
-  int mouths = 0, in = -1;
-  for (int e = 0; e < 4; ++e) {
-    if (((req >> (4 * e)) & kNibble) == static_cast<uint16_t>(EdgeKind::kRiver)) ++mouths, in = e;
-  }
-  if (mouths != 1) return false;
-  // R4: no curve turning the same way as the previous tile of the branch.
-  const uint16_t word = t.rot[rotation].edge_word;
-  int outs = 0, out = -1;
-  for (int e = 0; e < 4; ++e) {
-    if (e != in && ((word >> (4 * e)) & kNibble) == static_cast<uint16_t>(EdgeKind::kRiver)) ++outs, out = e;
-  }
-  if (outs != 1) return true;
-  const int turn_new = (out - kOpposite(in)) & 3;
-  if (turn_new == 0) return true;
-  const PlacedTile& prev = board_.tiles[find_cell(neighbour(cell, in))];
-  const int turn_prev = prev.river_in == 4 ? 0 : (kOpposite(in) - kOpposite(prev.river_in)) & 3;
-  return turn_new != turn_prev;
 }
 
 // A tile fits a frontier cell in a rotation when each constrained edge has the required kind. Edge kinds
@@ -277,62 +232,38 @@ bool State::can_deploy() const {
   return for_each_deploy([](Action) { return true; });
 }
 
-void State::legal_actions(ActionList& out) const {
-  out.size = 0;
-  switch (flow_.phase) {
-    case Phase::kPlace: generate_placements(out); break;
-    case Phase::kDeploy:
-      out.push(Action::pass());
-      generate_deploys(out);
-      break;
-    case Phase::kRedeploy:
-    case Phase::kFinalRedeploy:
-      out.push(Action::pass());
-      generate_redeploys(out, flow_.acting, flow_.phase == Phase::kFinalRedeploy);
-      break;
-    case Phase::kCountDeploy:
-      out.push(Action::pass());
-      generate_count_deploys(out);
-      break;
-    case Phase::kTurnStart:
-    case Phase::kAbbeyRound:
-      out.push(Action::pass());
-      generate_abbeys(out);
-      break;
-    case Phase::kWagonMove:
-      out.push(Action::pass());
-      generate_wagon_moves(out, flow_.acting);
-      break;
-    default: break;
-  }
+bool State::is_legal_placement(Action a) const {
+  const int canonical = cat()[flow_.drawn].rot[a.rotation()].canonical;
+  ActionList list;
+  generate_placements(list);
+  return list.contains(Action::place(a.cell(), canonical));
 }
 
-bool State::is_legal(Action a) const {
-  switch (flow_.phase) {
-    case Phase::kDraw:
-      return a.kind() == Action::kDraw && a.tile() < cat().size() && tally_.remaining[a.tile()] > 0 &&
-             draw_pile(a.tile()) == drawable_pile();
-    case Phase::kPlace: {
-      if (a.kind() != Action::kPlace) return false;
-      const int canonical = cat()[flow_.drawn].rot[a.rotation()].canonical;
-      ActionList list;
-      generate_placements(list);
-      return list.contains(Action::place(a.cell(), canonical));
-    }
-    case Phase::kDeploy:
-    case Phase::kRedeploy:
-    case Phase::kCountDeploy:
-    case Phase::kFinalRedeploy:
-    case Phase::kTurnStart:
-    case Phase::kAbbeyRound:
-    case Phase::kWagonMove: {
-      ActionList list;
-      legal_actions(list);
-      return list.contains(a);
-    }
-    case Phase::kGameOver: return false;
-  }
-  return false;
+// ---- Why an action is refused ---------------------------------------------------------------------------
+
+std::string State::why_not_placement(Action a) const {
+  const TileType& t = cat()[flow_.drawn];
+  const std::string at = "(" + std::to_string(a.x()) + "," + std::to_string(a.y()) + ")";
+  if (find_cell(a.cell()) >= 0) return "cell " + at + " already holds a tile";
+  if (frontier_index(a.cell()) < 0) return "cell " + at + " does not touch the board (B3)";
+  const std::string what = t.id + " at " + at + " rotated " + std::to_string(90 * a.rotation());
+  if (t.river)
+    return what + " does not continue the river legally: its edges must match, it must extend exactly one open river end, and no curve may turn the same way as the one before it (B3, R3-R5)";
+  return what + " does not match its neighbours' edges (B3)";
+}
+
+std::string State::why_not_deploy(Action a) const {
+  const TileType& t = cat()[board_.tiles[flow_.last_tile].type];
+  if (a.figure() != Figure::kFollower && !abbey_mayor()) return std::string("no ") + to_string(a.figure()) + " in these rules";
+  if (!in_supply(flow_.turn_player, a.figure())) return std::string("no ") + to_string(a.figure()) + " left in supply";
+  if (a.figure() == Figure::kBarn)
+    return "a barn goes on a corner of the tile just placed where four tiles meet with fields in all four corners, on a farm without a barn (F1)";
+  if (a.figure() == Figure::kMayor) return "the mayor goes only into an unoccupied city (M1)";
+  if (a.figure() == Figure::kWagon) return "the wagon goes only onto an unoccupied road, city, cloister, shrine or abbey (W1)";
+  if (a.segment() >= t.num_segments) return "the tile just placed has no such segment";
+  if (t.has(kFlagVolcano)) return "no follower may be deployed on the volcano (R7)";
+  if (t.segments[a.segment()].kind == SegmentKind::kRiver) return "no follower may go on a river (B5)";
+  return "that feature is already occupied (B5)";
 }
 
 }  // namespace meeple

@@ -295,17 +295,9 @@ void append_action_json(const State& before, Action a, std::string& out) {
       return;
     }
     case Action::kPass: {
-      const char* key = nullptr;
-      switch (before.phase()) {
-        case Phase::kDeploy: key = "deploy"; break;
-        case Phase::kCountDeploy: key = "count_deploy"; break;
-        case Phase::kRedeploy:
-        case Phase::kFinalRedeploy: key = "redeploy"; break;
-        case Phase::kTurnStart: return;  // the draw that follows stands for this choice: nothing written
-        case Phase::kAbbeyRound: key = "abbey"; break;
-        case Phase::kWagonMove: key = "wagon"; break;
-        default: throw std::invalid_argument("no pass in this phase");
-      }
+      const char* key = pass_record_key(before.phase());
+      if (!key) throw std::invalid_argument("no pass in this phase");
+      if (!*key) return;  // the draw that follows stands for this choice: nothing written
       // "p" sorts after "abbey", "count_deploy" and "deploy", before "redeploy" and "wagon".
       const bool p_first = std::string_view(key) > "p";
       out += '{';

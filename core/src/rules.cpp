@@ -14,7 +14,8 @@ namespace {
 constexpr std::array<const char*, kNumExpansions> kExpansionNames = {"river2", "count", "king_robber", "cult_places",
                                                                      "abbey_mayor"};
 
-std::string join(const std::vector<const char*>& v, const char* sep) {
+template <typename Names>
+std::string join(const Names& v, const char* sep) {
   std::string out;
   for (size_t i = 0; i < v.size(); ++i) out += (i ? sep : "") + std::string(v[i]);
   return out;
@@ -50,25 +51,6 @@ std::vector<std::string> split_list(std::string_view s, char sep) {
 }  // namespace
 
 const char* expansion_name(Expansion e) { return kExpansionNames[__builtin_ctz(e)]; }
-
-const std::array<OptionSpec, kNumOptions>& option_specs() {
-  static const std::array<OptionSpec, kNumOptions> specs = {{
-      {"small_city", {"normal", "two_points"}, false, 0, "legacy rule: a completed 2-tile city scores 1 per tile and pennant"},
-      {"count_move", {"free", "clockwise", "follow"}, false, kCount, "where the Count goes when a player deploys (C4)"},
-      {"count_blocks_entry", {"off", "on"}, false, kCount, "no deploy into the Count's quarter"},
-      {"count_redeploy_empty", {"on", "off"}, false, kCount, "redeploy into unoccupied completed features (C6)"},
-      {"count_final_quarters", {"any", "market"}, false, kCount, "quarters that may redeploy at the end (C9)"},
-      {"challenge_own", {"on", "off"}, false, kCultPlaces, "challenging your own follower (S3)"},
-      {"shrine_house_rule", {"off", "winner_takes_both"}, false, kCultPlaces,
-       "house rule: the challenge's winner also scores the loser's building as incomplete"},
-      {"abbey_end_round", {"on", "off"}, false, kAbbeyMayor, "abbey round after the last tile (A4)"},
-      {"volcano_no_follower", {"on", "off"}, false, kRiver2, "no follower on the volcano tile (R7)"},
-      {"pig_herd", {"on", "off"}, false, kRiver2, "a farm with the pig herd scores 4 per city (R8)"},
-      {"pig_herd_barn", {"off", "on"}, false, kAbbeyMayor, "the pig herd also adds 1 per city for barns (R8)"},
-      {"shrine_sets", {"ckr", "csc", "spielbox"}, true, kCultPlaces, "which shrine tile sets are shuffled in (S5)"},
-  }};
-  return specs;
-}
 
 std::array<uint8_t, kNumOptions> Rules::default_options() {
   std::array<uint8_t, kNumOptions> o{};
@@ -127,8 +109,7 @@ void Rules::add_expansion(std::string_view name) {
       return;
     }
   }
-  throw std::invalid_argument("unknown expansion '" + excerpt(name) +
-                              "'; expansions are: river2, count, king_robber, cult_places, abbey_mayor");
+  throw std::invalid_argument("unknown expansion '" + excerpt(name) + "'; expansions are: " + join(kExpansionNames, ", "));
 }
 
 void Rules::validate() const {

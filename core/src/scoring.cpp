@@ -1,5 +1,6 @@
-// Scoring: majorities (B9), features completed during a turn, cloister and shrine challenges (S3, S4),
-// farms (B12) and final scoring (B11), and the score queries.
+// Base scoring: majorities (B9), features completed during a turn (B6-B8; a challenge between buildings is
+// decided in cult_places.cpp, the King and the Robber in king_robber.cpp), farms (B12) and final scoring
+// (B11), and the score queries.
 #include "engine.h"
 
 #include <algorithm>
@@ -70,64 +71,26 @@ void State::score_completed() {
     if (!is_scored_linear(kind)) continue;  // buildings: score_buildings
     const int size = features_.tile_count[root];
     if (kind == SegmentKind::kCity) {
-      ++king_robber_.completed_cities;
       const bool small = size == 2 && rules_.small_city() == SmallCity::kTwoPoints;
       score_feature(root, small ? size + features_.pennants[root] : 2 * size + 2 * features_.pennants[root], kCityPoints);
-      if (rules_.has(kKingRobber) && size > king_robber_.king_size) {  // K1
-        king_robber_.king = static_cast<int8_t>(flow_.turn_player);
-        king_robber_.king_size = static_cast<uint8_t>(size);
-      }
+      city_completed(size);
     } else {
-      ++king_robber_.completed_roads;
       score_feature(root, size, kRoadPoints);
-      if (rules_.has(kKingRobber) && size > king_robber_.robber_size) {  // K2
-        king_robber_.robber = static_cast<int8_t>(flow_.turn_player);
-        king_robber_.robber_size = static_cast<uint8_t>(size);
-      }
+      road_completed(size);
     }
   }
   score_buildings();
   score_farms_with_barns();
 }
 
-// S3: a follower put on a building next to an occupied building of the other kind starts a challenge
-// (with challenge_own off, only against another player's follower). S2 allows at most one such neighbour.
-void State::maybe_challenge(int tile_index, int player) {
-  const int kind = building_kind(tile_index);
-  const PlacedTile& pt = board_.tiles[tile_index];
-  for (int d = 0; d < 8; ++d) {
-    const int j = find_cell(cell_key(pt.x + kDx8[d], pt.y + kDy8[d]));
-    // A building completed by this very tile is scored before it could be challenged [HS fn 15].
-    if (j < 0 || building_kind(j) == 0 || building_kind(j) == kind || board_.tiles[j].around == 8) continue;
-    const uint32_t there = followers_at(find(board_.tiles[j].node_base + cat()[board_.tiles[j].type].cloister));
-    if (!there) continue;
-    if (!rules_.on(Option::kChallengeOwn) && there == static_cast<uint32_t>(strength(there, player)) << (4 * player)) continue;
-    board_.tiles[tile_index].rival = static_cast<uint8_t>(j);
-    board_.tiles[j].rival = static_cast<uint8_t>(tile_index);
-    return;
-  }
-}
-
 // Cloisters and shrines completed by the last tile (B8, S1). In a challenge the first completed wins
 // (S4): it scores 9, the rival's follower returns with nothing; completed by the same tile, both score.
 void State::score_buildings() {
   const TileCatalog& c = cat();
-  auto completed_now = [&](int tile) {
-    for (int i = 0; i < completed_.num_cloisters; ++i)
-      if (completed_.cloisters[i] == tile) return true;
-    return false;
-  };
   for (int i = 0; i < completed_.num_cloisters; ++i) {
     PlacedTile& winner = board_.tiles[completed_.cloisters[i]];
     const int root = winner.node_base + c[winner.type].cloister;
-    if (winner.rival != kNoRival) {
-      PlacedTile& loser = board_.tiles[winner.rival];
-      winner.rival = loser.rival = kNoRival;
-      if (!completed_now(static_cast<int>(&loser - board_.tiles.data()))) {
-        if (rules_.shrine_house_rule() == ShrineHouseRule::kWinnerTakesBoth) score_feature(root, 1 + loser.around, kBonusPoints, false);
-        return_figures(loser.node_base + c[loser.type].cloister, false);  // W4: a losing wagon does not move
-      }
-    }
+    if (winner.rival != kNoRival) end_challenge(winner);
     score_feature(root, 9, kCloisterPoints);
   }
 }
@@ -249,16 +212,7 @@ void State::add_final_points(Scores& to, NodeSet* scored, FinalAccount* account)
     to[p][kBonusPoints] = static_cast<int16_t>(to[p][kBonusPoints] + points);
     if constexpr (kAccount) note_payment(*account, ScoredFeature::kBarn, barn, static_cast<uint8_t>(1 << p), points, cities);
   }
-  if (king_robber_.king >= 0) {
-    const int cities = king_robber_.completed_cities + (count_in_play() ? 1 : 0);
-    to[king_robber_.king][kBonusPoints] = static_cast<int16_t>(to[king_robber_.king][kBonusPoints] + cities);
-    if constexpr (kAccount) note_payment(*account, ScoredFeature::kKing, -1, static_cast<uint8_t>(1 << king_robber_.king), cities, cities);
-  }
-  if (king_robber_.robber >= 0) {
-    const int roads = king_robber_.completed_roads;
-    to[king_robber_.robber][kBonusPoints] = static_cast<int16_t>(to[king_robber_.robber][kBonusPoints] + roads);
-    if constexpr (kAccount) note_payment(*account, ScoredFeature::kRobber, -1, static_cast<uint8_t>(1 << king_robber_.robber), roads, roads);
-  }
+  if (king_robber_.king >= 0 || king_robber_.robber >= 0) add_king_robber_points(to, kAccount ? account : nullptr);
 }
 
 // The points, then the figures of the features scored go back to supply; challenges end unresolved (S4).

@@ -1,7 +1,6 @@
-// The turn flow (RULES.md section 8): construction and setup, who acts, chance draws, applying actions
-// and the steps of a turn between them. Placement and features are in board.cpp, legal actions in
-// moves.cpp, scoring in scoring.cpp, the messages of refused actions in errors.cpp, and each
-// expansion's own phases in its file.
+// Construction and setup, chance draws and figures in supply. The turn is in turn.cpp, placement and
+// features in board.cpp, legal actions in moves.cpp, scoring in scoring.cpp, and each expansion's rules
+// in its file.
 #include <algorithm>
 #include <optional>
 #include <stdexcept>
@@ -10,50 +9,6 @@
 
 namespace meeple {
 
-namespace {
-
-// Piles tiles are drawn from, in order: with the River II the fork comes first, then the river tiles,
-// then the volcano lake; normal tiles follow when those are empty (R2).
-enum Pile : int { kNormalPile = 0, kForkPile = 1, kRiverPile = 2, kLakePile = 3 };
-
-struct PileTable {
-  std::array<uint8_t, kMaxTileTypes> pile{};
-  std::array<std::vector<uint8_t>, 4> members;  // tile types of each pile, ascending
-  PileTable() {
-    for (const TileType& t : cat().tiles()) {
-      if (t.index >= kMaxTileTypes) throw std::logic_error("more tile types than kMaxTileTypes");
-      pile[t.index] = t.has(kFlagFork) ? kForkPile
-                      : t.has(kFlagLake) ? kLakePile
-                      : (t.river && !t.has(kFlagSpring)) ? kRiverPile : kNormalPile;
-      members[pile[t.index]].push_back(t.index);
-    }
-  }
-};
-const PileTable& pile_table() {
-  static const PileTable table;
-  return table;
-}
-// Resolved at start-up: the table is read on every draw (a function-local static checks a guard each time).
-const PileTable& kPiles = pile_table();
-const PileTable& piles() { return kPiles; }
-
-}  // namespace
-
-const char* to_string(Phase p) {
-  switch (p) {
-    case Phase::kDraw: return "draw";
-    case Phase::kPlace: return "place";
-    case Phase::kDeploy: return "deploy";
-    case Phase::kRedeploy: return "redeploy";
-    case Phase::kCountDeploy: return "count deploy";
-    case Phase::kFinalRedeploy: return "final redeploy";
-    case Phase::kTurnStart: return "turn start (abbey or draw)";
-    case Phase::kWagonMove: return "wagon move";
-    case Phase::kAbbeyRound: return "abbey round";
-    case Phase::kGameOver: return "game over";
-  }
-  return "?";
-}
 
 const char* category_name(int category) {
   static constexpr const char* names[kNumCategories] = {"city", "road", "cloister", "field", "bonus"};
@@ -113,7 +68,7 @@ void State::setup(std::span<const uint8_t> deck_counts) {
   } else {
     if (deck_counts.size() > static_cast<size_t>(c.size())) throw std::invalid_argument("deck: too many tile types");
     for (size_t t = 0; t < deck_counts.size(); ++t) {
-      if (deck_counts[t] && piles().pile[t] != kNormalPile)
+      if (deck_counts[t] && kPiles.pile[t] != kNormalPile)
         throw std::invalid_argument("deck: " + c[static_cast<int>(t)].id +
                                     " is not a land tile for the deck (the river, the Count's block and abbeys come from the rules)");
       if (deck_counts[t] && (c[static_cast<int>(t)].flags & (kFlagSpring | kFlagBlock | kFlagAbbey)))
@@ -145,7 +100,7 @@ void State::setup(std::span<const uint8_t> deck_counts) {
   for (int t = 0; t < c.size(); ++t) {
     tiles += tally_.remaining[t];
     nodes += tally_.remaining[t] * c[t].num_segments;
-    tally_.pile_left[piles().pile[t]] = static_cast<uint16_t>(tally_.pile_left[piles().pile[t]] + tally_.remaining[t]);
+    tally_.pile_left[kPiles.pile[t]] = static_cast<uint16_t>(tally_.pile_left[kPiles.pile[t]] + tally_.remaining[t]);
   }
   const int abbeys = rules_.has(kAbbeyMayor) ? rules_.players : 0;  // one segment each
   if (tiles > kMaxLandTiles || tiles + abbeys > kMaxTiles || nodes + abbeys > kMaxNodes)
@@ -158,29 +113,14 @@ void State::setup(std::span<const uint8_t> deck_counts) {
   start_turn();
 }
 
-// ---- Who acts, chance --------------------------------------------------------------------------------
+// ---- Chance --------------------------------------------------------------------------------------
 
-int State::current_player() const {
-  switch (flow_.phase) {
-    case Phase::kDraw: return kChance;
-    case Phase::kGameOver: return kTerminal;
-    case Phase::kRedeploy:
-    case Phase::kCountDeploy:
-    case Phase::kFinalRedeploy:
-    case Phase::kWagonMove:
-    case Phase::kAbbeyRound: return flow_.acting;
-    default: return flow_.turn_player;
-  }
-}
-
-int State::draw_pile(int tile) { return piles().pile[tile]; }
-std::span<const uint8_t> State::pile_members(int pile) { return piles().members[pile]; }
 
 void State::chance_outcomes(ChanceOutcomes& out) const {
   out.size = 0;
   out.total = 0;
   if (flow_.phase != Phase::kDraw) return;
-  for (const uint8_t t : piles().members[drawable_pile()]) {
+  for (const uint8_t t : kPiles.members[drawable_pile()]) {
     if (tally_.remaining[t]) {
       out.items[out.size++] = ChanceOutcome{t, tally_.remaining[t]};
       out.total += tally_.remaining[t];
@@ -190,208 +130,11 @@ void State::chance_outcomes(ChanceOutcomes& out) const {
 
 int State::sample_draw_tile(uint64_t random_below_left) const {
   int r = static_cast<int>(random_below_left);
-  for (const uint8_t t : piles().members[drawable_pile()]) {
+  for (const uint8_t t : kPiles.members[drawable_pile()]) {
     if (r < tally_.remaining[t]) return t;
     r -= tally_.remaining[t];
   }
   return -1;
-}
-
-// A new turn: with Abbey & Mayor the player may place the abbey instead of drawing (A1).
-void State::start_turn() {
-  if (tiles_left() > 0 && abbey_mayor() && has_abbey(flow_.turn_player) && can_place_abbey()) {
-    flow_.drawn = -1;
-    flow_.phase = Phase::kTurnStart;
-    return;
-  }
-  start_draw();
-}
-
-void State::start_draw() {
-  flow_.drawn = -1;
-  if (tiles_left() > 0) {
-    flow_.phase = Phase::kDraw;
-    return;
-  }
-  end_of_tiles();
-}
-
-// After the last tile: the abbey round (A4), the Count's final redeploy (C9), final scoring (B11).
-void State::end_of_tiles() {
-  if (!abbey_mayor_.in_abbey_round && abbey_mayor() && abbey_mayor_.abbeys && rules_.on(Option::kAbbeyEndRound)) {
-    abbey_mayor_.in_abbey_round = true;
-    flow_.acting = next_seat(flow_.last_placer);
-    abbey_mayor_.round_left = rules_.players;
-    continue_abbey_round();
-    return;
-  }
-  if (count_in_play()) {  // C9, starting left of the player who placed the last land tile
-    flow_.acting = next_seat(flow_.last_placer);
-    count_.out_mask = 0;
-    continue_final_redeploy();
-    return;
-  }
-  finish_game();
-}
-
-void State::finish_game() {
-  final_scoring();
-  flow_.phase = Phase::kGameOver;
-}
-
-// ---- Applying actions --------------------------------------------------------------------------------
-
-std::string State::try_apply(Action a) {
-  if (!is_legal(a)) return why_illegal(a);
-  apply(a);
-  return {};
-}
-
-void State::force_draw(int tile) {
-  if (flow_.phase != Phase::kDraw) throw std::invalid_argument("force_draw: not at a chance node");
-  const std::string err = try_apply(Action::draw(tile));
-  if (!err.empty()) throw std::invalid_argument("force_draw: " + err);
-}
-
-void State::apply(Action a) {
-  switch (a.kind()) {
-    case Action::kDraw: {
-      const int t = a.tile();
-      --tally_.remaining[t];
-      --tally_.pile_left[draw_pile(t)];
-      flow_.drawn = static_cast<int16_t>(t);
-      flow_.phase = Phase::kPlace;
-      if (!has_placement()) {  // B4: fits nowhere; removed, and the same player draws again
-        ++flow_.discarded;
-        start_draw();
-      }
-      return;
-    }
-    case Action::kAbbey:
-      place_abbey(a.cell());
-      return;
-    case Action::kWagon:
-      place_figure(flow_.acting, Figure::kWagon, a.node());
-      wagon_done(flow_.acting);
-      continue_wagons();
-      return;
-    case Action::kPlace: {
-      place_tile(flow_.drawn, a.rotation(), a.cell());
-      flow_.last_tile = static_cast<int16_t>(board_.num_tiles - 1);
-      flow_.last_placer = flow_.turn_player;
-      flow_.drawn = -1;
-      abbey_mayor_.barn_placed = false;
-      if (can_deploy()) {
-        flow_.phase = Phase::kDeploy;
-      } else {
-        after_deploy();
-      }
-      return;
-    }
-    case Action::kDeploy: {
-      const int p = flow_.turn_player;
-      const PlacedTile& pt = board_.tiles[flow_.last_tile];
-      if (a.figure() == Figure::kBarn) {
-        tally_.figures[p][kBarnSlot] = static_cast<uint16_t>(pt.node_base + corner_field(flow_.last_tile, a.segment()));
-        abbey_mayor_.barn_placed = true;
-      } else {
-        place_figure(p, a.figure(), pt.node_base + a.segment());
-      }
-      after_deploy();
-      return;
-    }
-    case Action::kCountDeploy:
-      count_deploy(a);
-      end_turn();
-      return;
-    case Action::kRedeploy:
-      move_from_quarter(flow_.acting, a.moved_figure(), a.quarter(), a.node());
-      if (flow_.phase == Phase::kRedeploy) {
-        continue_lap();  // the same player may move more
-      } else {
-        flow_.acting = next_seat(flow_.acting);
-        continue_final_redeploy();
-      }
-      return;
-    case Action::kPass:
-      switch (flow_.phase) {
-        case Phase::kDeploy: after_deploy(); return;
-        case Phase::kRedeploy:
-          flow_.acting = next_seat(flow_.acting);
-          --count_.lap_left;
-          continue_lap();
-          return;
-        case Phase::kCountDeploy: end_turn(); return;
-        case Phase::kTurnStart: flow_.phase = Phase::kDraw; return;  // draw instead of placing the abbey
-        case Phase::kAbbeyRound:
-          flow_.acting = next_seat(flow_.acting);
-          --abbey_mayor_.round_left;
-          continue_abbey_round();
-          return;
-        case Phase::kWagonMove:  // the wagon stays in supply
-          wagon_done(flow_.acting);
-          continue_wagons();
-          return;
-        case Phase::kFinalRedeploy:
-          count_.out_mask = static_cast<uint8_t>(count_.out_mask | (1 << flow_.acting));
-          flow_.acting = next_seat(flow_.acting);
-          continue_final_redeploy();
-          return;
-        default: return;
-      }
-    case Action::kNone: break;
-  }
-}
-
-void State::after_deploy() {
-  collect_completed();
-  if (count_in_play() && completed_.num_features > 0) {  // C6: a redeploy lap before the scoring
-    flow_.acting = next_seat(flow_.turn_player);
-    count_.lap_left = rules_.players;
-    continue_lap();
-    return;
-  }
-  score_and_continue();
-}
-
-void State::score_and_continue() {
-  flow_.scored_mask = 0;
-  abbey_mayor_.wagons_to_move = 0;
-  flow_.turn_scoring = true;
-  score_completed();
-  flow_.turn_scoring = false;
-  const uint8_t me = static_cast<uint8_t>(1 << flow_.turn_player);
-  // C3: others scored, the placer did not (decided now, offered after the wagons have moved).
-  count_.deploy_due = count_in_play() && flow_.scored_mask && !(flow_.scored_mask & me);
-  flow_.acting = flow_.turn_player;
-  continue_wagons();
-}
-
-// After the wagons: the Count deploy if due and possible, then the next turn.
-void State::after_wagons() {
-  if (count_.deploy_due) {
-    count_.deploy_due = false;
-    flow_.acting = flow_.turn_player;
-    ActionList options;
-    options.size = 0;
-    generate_count_deploys(options);
-    if (options.size > 0) {
-      flow_.phase = Phase::kCountDeploy;
-      return;
-    }
-  }
-  end_turn();
-}
-
-void State::end_turn() {
-  if (abbey_mayor_.in_abbey_round) {  // the abbey round goes on with the next player
-    flow_.acting = next_seat(flow_.turn_player);
-    --abbey_mayor_.round_left;
-    continue_abbey_round();
-    return;
-  }
-  flow_.turn_player = next_seat(flow_.turn_player);
-  start_turn();
 }
 
 void State::place_figure(int player, Figure f, int node) {

@@ -13,7 +13,7 @@ namespace {
 
 class Conformance : public ::testing::TestWithParam<std::string> {};
 
-// Where the independent engine and RULES.md disagree, RULES.md wins; each such game is listed with the
+// Where the independent engine and docs/rules.md disagree, docs/rules.md wins; each such game is listed with the
 // action where the replay must stop and why, so any other change of behaviour still fails the test.
 struct KnownDeviation {
   const char* file;

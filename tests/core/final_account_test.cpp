@@ -1,5 +1,5 @@
 // State::final_account: the account of final scoring (B11), feature by feature, as final scoring itself
-// pays it. Two positions built by hand with every number worked out from core/data/tiles.txt and RULES.md,
+// pays it. Two positions built by hand with every number worked out from core/data/tiles.txt and docs/rules.md,
 // then random games of every expansion set and player count, whose accounts must add up to the final scores.
 #include <algorithm>
 #include <set>

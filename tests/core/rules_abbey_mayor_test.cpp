@@ -1,4 +1,4 @@
-// Scenario tests for Abbey & Mayor, A1-A4 and M1, W1-W4, F1-F5 of RULES.md, and the Abbey & Mayor footnotes
+// Scenario tests for Abbey & Mayor, A1-A4 and M1, W1-W4, F1-F5 of docs/rules.md, and the Abbey & Mayor footnotes
 // [AM fn N] of seeds/003_949dc0877cea91ee.txt (numbered in order of appearance), plus the seed's three English
 // wagon-move examples.
 //
@@ -6,7 +6,7 @@
 // W-E, field S). Rotations are clockwise. Seats alternate 0, 1, ... one turn each; an abbey placement is a
 // turn. With Abbey & Mayor a turn starts in kTurnStart when the player still holds an abbey and an enclosed
 // empty square exists: play() below then chooses to draw (Action::pass()) unless the test places the abbey.
-// Every expected score is worked out by hand from core/data/tiles.txt and RULES.md.
+// Every expected score is worked out by hand from core/data/tiles.txt and docs/rules.md.
 //
 // Footnotes covered, by test name: 1-3, 6-9, 11, 12, 15, 18-20, 25-27, 29, 30, 33-36, 38-41, 43, 45, 47, 48,
 // 50, 52-54, 56-58. Some need a second expansion, which the engine plays together with Abbey & Mayor: fn 7 and

@@ -1,8 +1,8 @@
-// Scenario tests for the base game rules B1-B13 of RULES.md.
+// Scenario tests for the base game rules B1-B13 of docs/rules.md.
 //
 // Board conventions: x grows east, y grows south; the start tile BA.RCr sits at (0,0) unrotated (city N,
 // road W-E, field S). Rotations are clockwise; a rotation of 90 maps a tile's printed N edge to E. Every
-// expected score below is worked out by hand from core/data/tiles.txt and RULES.md.
+// expected score below is worked out by hand from core/data/tiles.txt and docs/rules.md.
 #include <string>
 
 #include "scenario.h"

@@ -1,4 +1,4 @@
-// Scenario tests for The Count of Carcassonne, C1-C9 of RULES.md, and the Count footnotes [CKR fn N] of
+// Scenario tests for The Count of Carcassonne, C1-C9 of docs/rules.md, and the Count footnotes [CKR fn N] of
 // seeds/000_b9510b4c6106840e.txt.
 //
 // Board conventions: x grows east, y grows south. With the Count there is no start tile: the 12 tiles of
@@ -23,7 +23,7 @@
 // A_k's placer scores 2, B_k's placer scores nothing, so B_k's placer may put a follower into a quarter
 // (C3). None of those cloisters is ever completed (the row y=-3 stays empty).
 //
-// Every expected score is worked out by hand from core/data/tiles.txt and RULES.md.
+// Every expected score is worked out by hand from core/data/tiles.txt and docs/rules.md.
 //
 // Abbey & Mayor footnotes (with rules count | abbey_mayor), at the end of the file: fn 11 (mayor and wagon
 // into quarters, never the barn), fn 12 = [AM fn 50] (a barn placement that scores another player triggers

@@ -1,4 +1,4 @@
-// Scenario tests for the cult places rules S1-S5 of RULES.md and the Heretics & Shrines footnotes
+// Scenario tests for the cult places rules S1-S5 of docs/rules.md and the Heretics & Shrines footnotes
 // [HS fn N] (seeds/001_8a4fb976ae4d096d.txt) that concern shrines alone.
 //
 // Board conventions: x grows east, y grows south; the start tile BA.RCr sits at (0,0) unrotated (city N,
@@ -11,7 +11,7 @@
 //
 // K at (0,1) is the challenged cloister, S at (1,1) the shrine next to it. The four squares they share are
 // (0,0), (1,0), (0,2), (1,2); K alone needs (-1,*), S alone needs (2,*). Every expected score below is
-// worked out by hand from core/data/tiles.txt and RULES.md. Out of scope: abbeys [HS fn 6], wagons
+// worked out by hand from core/data/tiles.txt and docs/rules.md. Out of scope: abbeys [HS fn 6], wagons
 // [HS fn 20], and the footnotes about Cathars, the magic portal, the fairy, the dragon and the abbot.
 #include <map>
 #include <stdexcept>

@@ -1,4 +1,4 @@
-// Scenario tests for The River II (R1-R8) and King & Robber Baron (K1-K3) of RULES.md.
+// Scenario tests for The River II (R1-R8) and King & Robber Baron (K1-K3) of docs/rules.md.
 
 #include <set>
 #include <utility>

@@ -23,34 +23,86 @@ enum Expansion : uint8_t {
 inline constexpr int kNumExpansions = 5;
 const char* expansion_name(Expansion e);  // "river2", ...
 
+// The options, by the name code reads them with. Each has its row in kOptionSpecs below, in this order
+// (checked when compiling): adding an option is an enumerator here and its row there, nothing else.
 enum class Option : uint8_t {
   kSmallCity, kCountMove, kCountBlocksEntry, kCountRedeployEmpty, kCountFinalQuarters, kChallengeOwn,
   kShrineHouseRule, kAbbeyEndRound, kVolcanoNoFollower, kPigHerd, kPigHerdBarn, kShrineSets,
 };
-inline constexpr int kNumOptions = 12;
+
+// An option's values, as records and Rules::parse spell them; the first is the default.
+class OptionValues {
+ public:
+  template <typename... Names>
+  constexpr OptionValues(Names... names) : names_{names...}, size_(sizeof...(Names)) {}  // NOLINT: a list
+  constexpr size_t size() const { return size_; }
+  constexpr const char* operator[](size_t i) const { return names_[i]; }
+  constexpr const char* const* begin() const { return names_.data(); }
+  constexpr const char* const* end() const { return names_.data() + size_; }
+
+ private:
+  std::array<const char*, 4> names_{};
+  size_t size_;
+};
 
 struct OptionSpec {
+  Option option;
   const char* name;
-  std::vector<const char*> values;  // the first one is the default (for a set option: its one member)
-  bool is_set;                      // a subset of the values (shrine_sets), stored as a bit mask
-  uint8_t expansion;                // the expansion the option belongs to; 0 for the base game
+  OptionValues values;  // the first one is the default (for a set option: its one member)
+  bool is_set;          // a subset of the values (shrine_sets), stored as a bit mask
+  uint8_t expansion;    // the expansion the option belongs to; 0 for the base game
   const char* note;
 };
-const std::array<OptionSpec, kNumOptions>& option_specs();
+
+// The one table of options: names, values, defaults and help come from it.
+inline constexpr auto kOptionSpecs = std::to_array<OptionSpec>({
+    {Option::kSmallCity, "small_city", {"normal", "two_points"}, false, 0,
+     "legacy rule: a completed 2-tile city scores 1 per tile and pennant"},
+    {Option::kCountMove, "count_move", {"free", "clockwise", "follow"}, false, kCount,
+     "where the Count goes when a player deploys (C4)"},
+    {Option::kCountBlocksEntry, "count_blocks_entry", {"off", "on"}, false, kCount, "no deploy into the Count's quarter"},
+    {Option::kCountRedeployEmpty, "count_redeploy_empty", {"on", "off"}, false, kCount,
+     "redeploy into unoccupied completed features (C6)"},
+    {Option::kCountFinalQuarters, "count_final_quarters", {"any", "market"}, false, kCount,
+     "quarters that may redeploy at the end (C9)"},
+    {Option::kChallengeOwn, "challenge_own", {"on", "off"}, false, kCultPlaces, "challenging your own follower (S3)"},
+    {Option::kShrineHouseRule, "shrine_house_rule", {"off", "winner_takes_both"}, false, kCultPlaces,
+     "house rule: the challenge's winner also scores the loser's building as incomplete"},
+    {Option::kAbbeyEndRound, "abbey_end_round", {"on", "off"}, false, kAbbeyMayor, "abbey round after the last tile (A4)"},
+    {Option::kVolcanoNoFollower, "volcano_no_follower", {"on", "off"}, false, kRiver2,
+     "no follower on the volcano tile (R7)"},
+    {Option::kPigHerd, "pig_herd", {"on", "off"}, false, kRiver2, "a farm with the pig herd scores 4 per city (R8)"},
+    {Option::kPigHerdBarn, "pig_herd_barn", {"off", "on"}, false, kAbbeyMayor,
+     "the pig herd also adds 1 per city for barns (R8)"},
+    {Option::kShrineSets, "shrine_sets", {"ckr", "csc", "spielbox"}, true, kCultPlaces,
+     "which shrine tile sets are shuffled in (S5)"},
+});
+inline constexpr int kNumOptions = static_cast<int>(kOptionSpecs.size());
+static_assert([] {
+  for (int i = 0; i < kNumOptions; ++i)
+    if (static_cast<int>(kOptionSpecs[i].option) != i) return false;
+  return true;
+}(), "kOptionSpecs: one row per Option, in the enum's order");
+inline constexpr const std::array<OptionSpec, kNumOptions>& option_specs() { return kOptionSpecs; }
 
 // Option values as the engine reads them: a switch is on or off, the others are enums whose values are
-// the indices into OptionSpec::values (tests/core/rules_test.cpp checks both against option_specs()).
+// the indices into OptionSpec::values (tests/core/rules_test.cpp checks the enums against the table).
 // Reading one is a load and a compare, never a string compare.
 enum class SmallCity : uint8_t { kNormal, kTwoPoints };
 enum class CountMove : uint8_t { kFree, kClockwise, kFollow };
 enum class CountFinalQuarters : uint8_t { kAny, kMarket };
 enum class ShrineHouseRule : uint8_t { kOff, kWinnerTakesBoth };
-// For each option, the index of "on" among its values, or kNotASwitch.
+// For each option, the index of "on" among its values (a switch), or kNotASwitch.
 inline constexpr uint8_t kNotASwitch = 0xFF;
-inline constexpr std::array<uint8_t, kNumOptions> kOnValue = {
-    kNotASwitch, kNotASwitch, 1, 0, kNotASwitch, 0,  // small_city, count_move, count_blocks_entry, count_redeploy_empty, count_final_quarters, challenge_own
-    kNotASwitch, 0, 0, 0, 1, kNotASwitch,            // shrine_house_rule, abbey_end_round, volcano_no_follower, pig_herd, pig_herd_barn, shrine_sets
-};
+inline constexpr std::array<uint8_t, kNumOptions> kOnValue = [] {
+  std::array<uint8_t, kNumOptions> on{};
+  for (int i = 0; i < kNumOptions; ++i) {
+    on[i] = kNotASwitch;
+    for (size_t v = 0; v < kOptionSpecs[i].values.size(); ++v)
+      if (std::string_view(kOptionSpecs[i].values[v]) == "on") on[i] = static_cast<uint8_t>(v);
+  }
+  return on;
+}();
 
 struct Rules {
   uint8_t players = 2;

@@ -13,7 +13,7 @@
 // current_player() chooses one of legal_actions(). The player to act may differ from the player whose
 // turn it is (turn_player()), so expansions can add decisions taken by other players.
 //
-// The phases of a turn (RULES.md section 8), with the actions they take:
+// The phases of a turn (docs/rules.md section 8), with the actions they take:
 //   kDraw    chance: Action::draw(tile). A tile that fits nowhere is removed from the game and the same
 //            player draws again (B4); with the River, forced draws (the fork) are chance nodes with one
 //            outcome.
@@ -85,6 +85,9 @@ enum class Phase : uint8_t {
   kGameOver,
 };
 const char* to_string(Phase p);
+// The key a game record writes for a pass in this phase ("deploy", "redeploy", ...); "" when a record
+// writes no pass there (the draw that follows stands for it); nullptr when the phase has no pass.
+const char* pass_record_key(Phase p);
 
 enum ScoreCategory : uint8_t { kCityPoints, kRoadPoints, kCloisterPoints, kFieldPoints, kBonusPoints };
 inline constexpr int kNumCategories = 5;
@@ -348,11 +351,15 @@ class alignas(64) State {
   // Placement rules beyond matching edges: the river's (R3-R5) and the shrines' (S2).
   bool needs_special_check(const TileType& t) const { return t.river || (t.cloister >= 0 && rules_.has(kCultPlaces)); }
   bool special_placement_ok(const TileType& t, int rotation, CellKey cell, uint16_t req) const;
-  bool river_placement_ok(const TileType& t, int rotation, CellKey cell, uint16_t req) const;
+  bool river_placement_ok(const TileType& t, int rotation, CellKey cell, uint16_t req) const;  // river.cpp
+  // Cult places (core/src/cult_places.cpp).
   bool building_placement_ok(const TileType& t, CellKey cell) const;
   int building_kind(int tile_index) const;
-  void after_deploy();      // collects completed features, then the redeploy lap or scoring
-  void start_turn();        // the turn player's abbey choice, or the draw
+  void maybe_challenge(int tile_index, int player);
+  void end_challenge(PlacedTile& winner);
+  // King & Robber (core/src/king_robber.cpp).
+  void city_completed(int size);
+  void road_completed(int size);
   void place_figure(int player, Figure f, int node);
   int slot_in_supply(int player, Figure f) const;  // -1 if none
   int strength_on(int root, int player) const;      // B9 with the mayor's pennant strength (M1)
@@ -361,39 +368,75 @@ class alignas(64) State {
   bool occupied(int root) const { return features_.strength_entry[root] != 0; }
   void add_figure_at(int root, int player);  // one more of the player's figures on the feature
   void clear_figures_at(int root);           // the feature's figures have gone
-  // Abbey & Mayor (core/src/abbey_mayor.cpp).
+  // The turn (core/src/turn.cpp): the table of phases, and the steps of a turn in order.
+  struct PhaseRow;
+  static const PhaseRow& phase_row(Phase p);
+  friend const char* to_string(Phase p);
+  friend const char* pass_record_key(Phase p);
+  void start_turn();
+  void start_draw();
+  bool is_legal_draw(Action a) const;
+  std::string why_not_draw(Action a) const;
+  void apply_draw(Action a);
+  void apply_place(Action a);
+  void placed();  // a tile or an abbey was placed: kDeploy or after_deploy
+  void apply_deploy(Action a);
+  void after_deploy();  // collects completed features, then the redeploy lap or scoring
+  void score_turn();
+  void after_wagons();
+  void end_turn();
+  void end_of_tiles();
+  void finish_game();
+  std::string why_game_over(Action a) const;
+  // Placements and deploys refused (moves.cpp).
+  bool is_legal_placement(Action a) const;
+  std::string why_not_placement(Action a) const;
+  std::string why_not_deploy(Action a) const;
+  // Abbey & Mayor (core/src/abbey_mayor.cpp): the abbey (kTurnStart, kAbbeyRound), barns, wagon moves.
   bool abbey_mayor() const { return rules_.has(kAbbeyMayor); }
   void generate_abbeys(ActionList& out) const;
   bool can_place_abbey() const;  // an empty square takes the abbey (A1, S2)
-  void place_abbey(CellKey cell);
+  void apply_abbey(Action a);
+  void draw_instead_of_abbey();
+  std::string why_not_abbey(Action a) const;
+  bool start_abbey_round();  // after the last tile, when the rules have one (A4)
   void continue_abbey_round();
+  void decline_abbey_round();
   bool barn_corner_ok(int corner) const;
   int corner_field(int tile_index, int corner) const;  // field segment filling that corner, or -1
   bool has_barn(int root) const;
   void generate_wagon_moves(ActionList& out, int player) const;
+  void list_wagon_moves(ActionList& out) const { generate_wagon_moves(out, flow_.acting); }
   void continue_wagons();
+  void apply_wagon_move(Action a);
+  void keep_wagon();
+  std::string why_not_wagon_move(Action a) const;
   void wagon_done(int player);
-  void after_wagons();
-  void score_and_continue();
-  void end_turn();
-  void start_draw();
-  void end_of_tiles();
-  void finish_game();
-  // The Count's phases (core/src/count.cpp).
+  // The Count's phases (core/src/count.cpp): the redeploy lap, the Count deploy, the final redeploy.
   bool count_in_play() const { return rules_.has(kCount); }
   void collect_completed();
+  void start_lap();
   void continue_lap();
-  void continue_final_redeploy();
-  void generate_redeploys(ActionList& out, int player, bool final_round) const;
+  void list_lap_redeploys(ActionList& out) const { generate_redeploys(out, flow_.acting, false); }
+  void apply_lap_redeploy(Action a);
+  void end_lap_turn();
+  bool offer_count_deploy();  // after the wagons, when due (C3): whether the Count deploy is offered
   void generate_count_deploys(ActionList& out) const;
+  void apply_count_deploy(Action a);
+  std::string why_not_count_deploy(Action a) const;
+  void start_final_redeploy();
+  void continue_final_redeploy();
+  void list_final_redeploys(ActionList& out) const { generate_redeploys(out, flow_.acting, true); }
+  void apply_final_redeploy(Action a);
+  void drop_out_of_final_redeploy();
+  std::string why_not_redeploy(Action a) const;
+  void generate_redeploys(ActionList& out, int player, bool final_round) const;
   void move_from_quarter(int player, Figure f, int quarter, int root);
-  void count_deploy(Action a);
   bool quarter_feeds(int quarter, SegmentKind kind) const;
   void score_completed();
   void score_buildings();
   void score_farms_with_barns();
   void return_figures(int root, bool wagons_may_move);
-  void maybe_challenge(int tile_index, int player);
   using Scores = std::array<std::array<int16_t, kNumCategories>, kMaxPlayers>;
   // Majority (B9): `points` in `category` to each player with the most strength on the feature; returns
   // the mask of those players.
@@ -404,6 +447,7 @@ class alignas(64) State {
   // payment to `account` (a separate instantiation: without one, final scoring costs what it always did).
   template <bool kAccount>
   void add_final_points(Scores& to, engine::NodeSet* scored = nullptr, FinalAccount* account = nullptr) const;
+  void add_king_robber_points(Scores& to, FinalAccount* account) const;
   std::vector<std::array<int, 2>> feature_cells(int node) const;  // the feature's tiles, node's first
   // An entry of the account: what paid, where its cells start (-1: none), whom, how much, its completed count.
   void note_payment(FinalAccount& account, ScoredFeature::What what, int node, uint8_t paid, int points, int completed) const;
