@@ -182,19 +182,31 @@ std::string phase_mismatch(Phase phase, const char* what) {
   return std::string("expected a ") + to_string(phase) + " action, not " + what;
 }
 
+// A record's key names a kind of action; the phase table says which kind each phase takes.
+void expect_kind(Phase phase, Action::Kind kind, const char* what) {
+  if (action_kind(phase) != kind) throw std::invalid_argument(phase_mismatch(phase, what));
+}
+
 }  // namespace
 
 Action action_from_json(const State& state, const json& j) {
   const Phase phase = state.phase();
+  // A null under `key` is a pass, read where the phase writes its pass under that key.
+  auto pass_under = [phase](const char* key) {
+    const char* written = pass_record_key(phase);
+    if (!written || std::string_view(written) != key) throw std::invalid_argument(std::string("no pass written as \"") + key + "\": null in the " + to_string(phase) + " phase");
+    return Action::pass();
+  };
   if (j.contains("draw")) {
     const int tile = cat().find(j["draw"].get<std::string>());
     if (tile < 0) throw std::invalid_argument("unknown tile id '" + excerpt(j["draw"].get<std::string>()) + "'");
-    if (phase == Phase::kTurnStart) return Action::pass();  // the choice to draw; the draw follows
-    if (phase != Phase::kDraw) throw std::invalid_argument(std::string("expected a ") + to_string(phase) + " action, not a draw");
+    const char* pass_key = pass_record_key(phase);
+    if (pass_key && !*pass_key) return Action::pass();  // a pass written as the draw that follows it (A1)
+    expect_kind(phase, Action::kDraw, "a draw");
     return Action::draw(tile);
   }
   if (j.contains("place")) {
-    if (phase != Phase::kPlace) throw std::invalid_argument(std::string("expected a ") + to_string(phase) + " action, not a placement");
+    expect_kind(phase, Action::kPlace, "a placement");
     const json& p = j["place"];
     const int x = coordinate(p[0], "x"), y = coordinate(p[1], "y");
     if (p[2] != 0 && p[2] != 90 && p[2] != 180 && p[2] != 270)
@@ -202,9 +214,9 @@ Action action_from_json(const State& state, const json& j) {
     return Action::place(x, y, p[2].get<int>() / 90);
   }
   if (j.contains("deploy")) {
-    if (phase != Phase::kDeploy) throw std::invalid_argument(std::string("expected a ") + to_string(phase) + " action, not a deploy");
+    expect_kind(phase, Action::kDeploy, "a deploy");
     const json& d = j["deploy"];
-    if (d.is_null()) return Action::pass();
+    if (d.is_null()) return pass_under("deploy");
     const Figure f = parse_figure(state, d["figure"].get<std::string>());
     const std::string at = d["at"].get<std::string>();
     if (f == Figure::kBarn) {
@@ -215,9 +227,9 @@ Action action_from_json(const State& state, const json& j) {
     return Action::deploy(f, segment_at(state.tile(state.last_tile()), at));
   }
   if (j.contains("count_deploy")) {
-    if (phase != Phase::kCountDeploy) throw std::invalid_argument(phase_mismatch(phase, "a Count deploy"));
+    expect_kind(phase, Action::kCountDeploy, "a Count deploy");
     const json& d = j["count_deploy"];
-    if (d.is_null()) return Action::pass();
+    if (d.is_null()) return pass_under("count_deploy");
     const Figure f = parse_figure(state, d["figure"].get<std::string>());
     int to = kCountStays;
     if (d.contains("count_to") && !d["count_to"].is_null()) {
@@ -229,24 +241,25 @@ Action action_from_json(const State& state, const json& j) {
     return Action::count_deploy(f, quarter_of(d["quarter"]), to);
   }
   if (j.contains("redeploy")) {
-    if (phase != Phase::kRedeploy && phase != Phase::kFinalRedeploy) throw std::invalid_argument(phase_mismatch(phase, "a redeploy"));
+    expect_kind(phase, Action::kRedeploy, "a redeploy");
     const json& d = j["redeploy"];
-    if (d.is_null()) return Action::pass();
+    if (d.is_null()) return pass_under("redeploy");
     const Figure f = parse_figure(state, d.contains("figure") ? d["figure"].get<std::string>() : "follower");
     return Action::redeploy(quarter_of(d["from"]), f, feature_at(state, d["to"]));
   }
   if (j.contains("abbey")) {
-    if (phase != Phase::kTurnStart && phase != Phase::kAbbeyRound) throw std::invalid_argument(phase_mismatch(phase, "an abbey placement"));
+    expect_kind(phase, Action::kAbbey, "an abbey placement");
     const json& a = j["abbey"];
     if (a.is_null()) {
-      if (phase != Phase::kAbbeyRound) throw std::invalid_argument("declining the abbey is written as a draw during the game");
+      if (std::string_view(pass_record_key(phase)) != "abbey")
+        throw std::invalid_argument("declining the abbey is written as a draw during the game");
       return Action::pass();
     }
     return Action::abbey(cell_key(coordinate(a[0], "x"), coordinate(a[1], "y")));
   }
   if (j.contains("wagon")) {
-    if (phase != Phase::kWagonMove) throw std::invalid_argument(phase_mismatch(phase, "a wagon move"));
-    if (j["wagon"].is_null()) return Action::pass();
+    expect_kind(phase, Action::kWagon, "a wagon move");
+    if (j["wagon"].is_null()) return pass_under("wagon");
     return Action::wagon(feature_at(state, j["wagon"]));
   }
   throw std::invalid_argument("not an action");

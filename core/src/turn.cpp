@@ -82,6 +82,7 @@ const State::PhaseRow& State::phase_row(Phase p) {
 
 const char* to_string(Phase p) { return State::phase_row(p).name; }
 const char* pass_record_key(Phase p) { return State::phase_row(p).pass_record_key; }
+Action::Kind action_kind(Phase p) { return State::phase_row(p).kind; }
 
 // ---- Who acts, what is legal, why not ------------------------------------------------------------------
 
@@ -125,7 +126,7 @@ std::string State::why_game_over(Action) const { return "the game is over"; }
 void State::apply(Action a) {
   const PhaseRow& row = phase_row(flow_.phase);
   if (a.kind() != Action::kPass) {
-    (this->*row.act)(a);
+    if (row.act) (this->*row.act)(a);  // (nothing to apply once the game is over)
   } else if (row.pass) {
     (this->*row.pass)();
   }

@@ -34,14 +34,17 @@ enum class Option : uint8_t {
 class OptionValues {
  public:
   template <typename... Names>
-  constexpr OptionValues(Names... names) : names_{names...}, size_(sizeof...(Names)) {}  // NOLINT: a list
+  constexpr OptionValues(Names... names) : names_{names...}, size_(sizeof...(Names)) {  // NOLINT: a list
+    static_assert(sizeof...(Names) >= 1 && sizeof...(Names) <= kMaxValues, "an option has 1 to kMaxValues values");
+  }
+  static constexpr size_t kMaxValues = 4;  // raise it for an option with more values
   constexpr size_t size() const { return size_; }
   constexpr const char* operator[](size_t i) const { return names_[i]; }
   constexpr const char* const* begin() const { return names_.data(); }
   constexpr const char* const* end() const { return names_.data() + size_; }
 
  private:
-  std::array<const char*, 4> names_{};
+  std::array<const char*, kMaxValues> names_{};
   size_t size_;
 };
 

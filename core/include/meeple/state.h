@@ -88,6 +88,8 @@ const char* to_string(Phase p);
 // The key a game record writes for a pass in this phase ("deploy", "redeploy", ...); "" when a record
 // writes no pass there (the draw that follows stands for it); nullptr when the phase has no pass.
 const char* pass_record_key(Phase p);
+// The kind of action the phase takes besides the pass (kDraw at a chance node, kNone once the game is over).
+Action::Kind action_kind(Phase p);
 
 enum ScoreCategory : uint8_t { kCityPoints, kRoadPoints, kCloisterPoints, kFieldPoints, kBonusPoints };
 inline constexpr int kNumCategories = 5;
@@ -373,6 +375,7 @@ class alignas(64) State {
   static const PhaseRow& phase_row(Phase p);
   friend const char* to_string(Phase p);
   friend const char* pass_record_key(Phase p);
+  friend Action::Kind action_kind(Phase p);
   void start_turn();
   void start_draw();
   bool is_legal_draw(Action a) const;
