@@ -34,38 +34,75 @@ void check_game(const Rules& rules, const GameSpec& game, std::vector<std::strin
 }  // namespace
 
 
+Table::Table(const Rules& rules, std::vector<Player*> seats, std::vector<std::string> names, uint64_t seed, bool record,
+             bool check_choices)
+    : seats_(std::move(seats)),
+      names_(std::move(names)),
+      dealer_(seed),
+      state_(rules),
+      record_(rules, names_, static_cast<int64_t>(seed)),
+      recording_(record),
+      check_choices_(check_choices) {
+  if (static_cast<int>(seats_.size()) != rules.players || names_.size() != seats_.size())
+    throw std::invalid_argument("a game needs one player and one name per seat (" + std::to_string(rules.players) + "), got " +
+                                std::to_string(seats_.size()) + " players and " + std::to_string(names_.size()) + " names");
+}
+
+void Table::advance(const std::atomic<bool>* stop, const DecisionSeen& on_decision, const ActionSeen& on_action) {
+  while (!state_.is_terminal()) {
+    if (stop && stop->load(std::memory_order_relaxed)) return;
+    if (state_.is_chance()) {
+      step(dealer_.deal(state_), on_action);
+      continue;
+    }
+    const int seat = state_.current_player();
+    Player* chooser = seats_[static_cast<size_t>(seat)];
+    if (!chooser) return;  // the caller's seat
+    const Action a = chooser->choose(state_);
+    if (check_choices_ && !state_.is_legal(a))
+      throw IllegalChoice("bot " + names_[static_cast<size_t>(seat)] + " at seat " + std::to_string(seat) + " chose " +
+                          a.to_string() + ": " + state_.why_illegal(a));
+    if (on_decision) on_decision(state_, *chooser);
+    step(a, on_action);
+  }
+}
+
+void Table::act(Action a, const ActionSeen& on_action) {
+  if (state_.is_terminal() || state_.is_chance() || seats_[static_cast<size_t>(state_.current_player())])
+    throw std::logic_error(state_.is_terminal() ? "the game is over"
+                           : state_.is_chance() ? "the tiles are dealt by the table, not by act()"
+                                                : "seat " + std::to_string(state_.current_player()) + " (" +
+                                                      names_[static_cast<size_t>(state_.current_player())] +
+                                                      ") is played by its bot: advance() first");
+  if (!state_.is_legal(a))
+    throw IllegalChoice(names_[static_cast<size_t>(state_.current_player())] + " at seat " + std::to_string(state_.current_player()) +
+                        " chose " + a.to_string() + ": " + state_.why_illegal(a));
+  step(a, on_action);
+}
+
+void Table::step(Action a, const ActionSeen& on_action) {
+  if (on_action) on_action(state_, a);
+  if (recording_) record_.add(state_, a);
+  state_.apply(a);
+  for (size_t p = 0; p < seats_.size(); ++p)  // a player in two seats is told once
+    if (seats_[p] && std::find(seats_.begin(), seats_.begin() + static_cast<std::ptrdiff_t>(p), seats_[p]) ==
+                         seats_.begin() + static_cast<std::ptrdiff_t>(p))
+      seats_[p]->observe(a);
+}
+
+std::string Table::record_line() {
+  if (!recording_) throw std::logic_error("this table keeps no record");
+  return record_.finish_line(state_);
+}
+
 State play_seated(const Rules& rules, const std::vector<Player*>& seats, const std::vector<std::string>& names, uint64_t seed,
                   std::string* record_line, const std::atomic<bool>* stop, const DecisionSeen& on_decision, bool check_choices) {
-  if (static_cast<int>(seats.size()) != rules.players || names.size() != seats.size())
-    throw std::invalid_argument("a game needs one player and one name per seat (" + std::to_string(rules.players) + "), got " +
-                                std::to_string(seats.size()) + " players and " + std::to_string(names.size()) + " names");
-  Dealer dealer(seed);
-  State state(rules);
-  RecordBuilder record(rules, names, static_cast<int64_t>(seed));
-  while (!state.is_terminal()) {
-    if (stop && stop->load(std::memory_order_relaxed)) return state;
-    Action a;
-    if (state.is_chance()) {
-      a = dealer.deal(state);
-    } else {
-      const int seat = state.current_player();
-      Player& chooser = *seats[static_cast<size_t>(seat)];
-      a = chooser.choose(state);
-      if (check_choices) {
-        if (!state.is_legal(a))
-          throw IllegalChoice("bot " + names[static_cast<size_t>(seat)] + " at seat " + std::to_string(seat) + " chose " +
-                              a.to_string() + ": " + state.why_illegal(a));
-      }
-      if (on_decision) on_decision(state, chooser);
-    }
-    if (record_line) record.add(state, a);
-    state.apply(a);
-    for (size_t p = 0; p < seats.size(); ++p)  // a player in two seats is told once
-      if (std::find(seats.begin(), seats.begin() + static_cast<std::ptrdiff_t>(p), seats[p]) == seats.begin() + static_cast<std::ptrdiff_t>(p))
-        seats[p]->observe(a);
-  }
-  if (record_line) *record_line = record.finish_line(state);
-  return state;
+  for (size_t p = 0; p < seats.size(); ++p)
+    if (!seats[p]) throw std::invalid_argument("play_seated: seat " + std::to_string(p) + " has no player");
+  Table table(rules, seats, names, seed, record_line != nullptr, check_choices);
+  table.advance(stop, on_decision);
+  if (record_line && table.state().is_terminal()) *record_line = table.record_line();
+  return table.state();
 }
 
 State play_game(const Rules& rules, const GameSpec& game, std::string* record_line, const std::atomic<bool>* stop,

@@ -158,6 +158,96 @@ std::vector<GameSpec> game_specs(const GameList& games) {
   return specs;
 }
 
+// The seats of a game played from Python: C++ bots as they are, Python players wrapped so that their
+// choices are checked with the bot and its seat named (one wrapper for one object in two seats), and None
+// for the caller's seats where `callers` allows them. Every player checks the rules before the game.
+struct Seats {
+  std::vector<std::shared_ptr<Player>> players;  // kept alive as long as the seats
+  std::vector<std::unique_ptr<Player>> wrappers;
+  std::vector<Player*> seats;
+
+  Seats(const Rules& rules, const std::vector<std::shared_ptr<Player>>& given, const std::vector<std::string>& names,
+        bool callers, const std::string& who)
+      : players(given) {
+    if (names.size() != players.size())
+      throw std::invalid_argument(who + ": one name per player, got " + std::to_string(names.size()) + " names for " +
+                                  std::to_string(players.size()) + " players");
+    if (static_cast<int>(players.size()) != rules.players)
+      throw std::invalid_argument(who + ": the rules seat " + std::to_string(rules.players) + " players, got " +
+                                  std::to_string(players.size()));
+    for (size_t p = 0; p < players.size(); ++p) {
+      if (!players[p]) {
+        if (!callers) throw py::type_error(who + ": the player of seat " + std::to_string(p) + " is None");
+        seats.push_back(nullptr);
+        continue;
+      }
+      if (dynamic_cast<PyPlayer*>(players[p].get()) == nullptr) {
+        seats.push_back(players[p].get());
+        continue;
+      }
+      const size_t first = static_cast<size_t>(std::find(players.begin(), players.end(), players[p]) - players.begin());
+      if (first < p) {  // the same object in two seats: one wrapper, told each action once
+        seats.push_back(seats[first]);
+        continue;
+      }
+      wrappers.push_back(std::make_unique<SeatedPython>(players[p], names[p]));
+      seats.push_back(wrappers.back().get());
+    }
+    for (Player* seat : seats)
+      if (seat) seat->check_rules(rules);  // weights fitted to other rules fail before the game
+  }
+};
+
+// Ctrl-C is looked for after every choice of a game played with the GIL released.
+void check_signals(const State&, const Player&) {
+  const py::gil_scoped_acquire gil;
+  if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+}
+
+// A game stepped from Python: meeple::Table with its seats, used by one thread at a time.
+class PyTable {
+ public:
+  PyTable(const Rules& rules, const std::vector<std::shared_ptr<Player>>& players, const std::vector<std::string>& names,
+          uint64_t seed, bool record)
+      : seats_(rules, players, names, true, "Table"), table_(rules, seats_.seats, names, seed, record, true) {}
+
+  // The actions applied, each with the position before it, when `log`.
+  py::object advance(bool log) {
+    const Use use(*this);
+    std::vector<std::pair<State, Action>> seen;
+    {
+      const py::gil_scoped_release release;
+      table_.advance(nullptr, check_signals, log ? Table::ActionSeen([&seen](const State& s, Action a) { seen.emplace_back(s, a); })
+                                                 : Table::ActionSeen());
+    }
+    if (!log) return py::none();
+    return py::cast(seen);
+  }
+  void act(Action a) {
+    const Use use(*this);
+    table_.act(a);
+  }
+  State state() {
+    const Use use(*this);
+    return table_.state();
+  }
+  std::string record_line() {
+    const Use use(*this);
+    return table_.record_line();
+  }
+
+ private:
+  struct Use {  // a second thread in the same table is refused, not waited for: it is a bug of the caller's
+    explicit Use(PyTable& t) : lock(t.mutex_, std::try_to_lock) {
+      if (!lock.owns_lock()) throw std::runtime_error("meeple.Table is in use by another thread: give each thread its own table");
+    }
+    std::unique_lock<std::mutex> lock;
+  };
+  Seats seats_;
+  Table table_;
+  std::mutex mutex_;
+};
+
 }  // namespace
 
 void init_players(py::module_& m) {
@@ -313,39 +403,15 @@ has the same seats and seed.)doc");
   m.def("info_text", &info_text, "What this build knows, as `meeple info` prints it.");
   m.def("play_seated", [](const Rules& rules, const std::vector<std::shared_ptr<Player>>& players,
                           const std::vector<std::string>& names, uint64_t seed) {
-    if (names.size() != players.size())
-      throw std::invalid_argument("play_seated: one name per player, got " + std::to_string(names.size()) + " names for " +
-                                  std::to_string(players.size()) + " players");
-    std::vector<std::unique_ptr<Player>> checked;  // Python players, their choices checked with their seat named
-    std::vector<Player*> seats;
-    for (size_t p = 0; p < players.size(); ++p) {
-      if (!players[p]) throw py::type_error("play_seated: the player of seat " + std::to_string(p) + " is None");
-      if (dynamic_cast<PyPlayer*>(players[p].get()) == nullptr) {
-        seats.push_back(players[p].get());
-        continue;
-      }
-      const size_t first = static_cast<size_t>(std::find(players.begin(), players.end(), players[p]) - players.begin());
-      if (first < p) {  // the same object in two seats: one wrapper, told each action once
-        seats.push_back(seats[first]);
-        continue;
-      }
-      checked.push_back(std::make_unique<SeatedPython>(players[p], names[p]));
-      seats.push_back(checked.back().get());
-    }
-    if (static_cast<int>(seats.size()) != rules.players)
-      throw std::invalid_argument("play_seated: the rules seat " + std::to_string(rules.players) + " players, got " +
-                                  std::to_string(seats.size()));
-    for (Player* seat : seats) seat->check_rules(rules);  // weights fitted to other rules fail before the game
+    Seats seated(rules, players, names, false, "play_seated");
+    const std::vector<Player*>& seats = seated.seats;
     std::string record;
     State final_state(rules);
     {
       // On this thread, so that Python players keep the caller's thread-local settings (no_grad, contexts);
       // they take the GIL for their own calls. Ctrl-C is looked for after every choice.
       const py::gil_scoped_release release;
-      final_state = play_seated(rules, seats, names, seed, &record, nullptr, [](const State&, const Player&) {
-        const py::gil_scoped_acquire gil;
-        if (PyErr_CheckSignals() != 0) throw py::error_already_set();
-      }, true);
+      final_state = play_seated(rules, seats, names, seed, &record, nullptr, check_signals, true);
     }
     std::vector<int> scores;
     for (int p = 0; p < final_state.num_players(); ++p) scores.push_back(final_state.score(p));
@@ -354,6 +420,20 @@ has the same seats and seed.)doc");
         R"doc(One game between meeple.Player objects (C++ bots from make_player, or Python subclasses), seat p
 played by seats[p] and named names[p] in the record, tiles from Dealer(seed): (final scores, the record
 line). The game loop of every C++ match; a choice that is not legal raises RulesError naming the bot.)doc");
+  py::class_<PyTable>(m, "Table", R"doc(One game stepped from Python, through the game loop of every match
+(meeple.play_seated): seats[p] is a meeple.Player (a C++ bot or a Python subclass) or None, a seat the caller
+plays; names[p] names it in the record; tiles come from Dealer(seed). advance() deals and lets the players
+choose until a caller's seat is to decide or the game ends; act(action) takes that seat's decision. A
+choice that is not legal raises RulesError naming the seat and why, and changes nothing.)doc")
+      .def(py::init<const Rules&, const std::vector<std::shared_ptr<Player>>&, const std::vector<std::string>&, uint64_t, bool>(),
+           py::arg("rules"), py::arg("seats"), py::arg("names"), py::arg("seed"), py::arg("keep_record") = true,
+           py::keep_alive<1, 3>())  // Python players live as long as their table (their overrides with them)
+      .def("advance", &PyTable::advance, py::arg("log") = false,
+           "Plays until a caller's seat decides or the game ends; with log, returns the (position before, action) "
+           "pairs it applied.")
+      .def("act", &PyTable::act, py::arg("action"), "The decision of the caller's seat that is to decide now.")
+      .def_property_readonly("state", &PyTable::state, "A copy of the position.")
+      .def("record_line", &PyTable::record_line, "The game's meeple-game/1 record, once it is over.");
   m.def("seat_seed", [](uint64_t game_seed, int seat) {
     if (seat < 0 || seat >= kMaxPlayers)
       throw std::invalid_argument("seat_seed: seat must be 0 to " + std::to_string(kMaxPlayers - 1) + ", got " + std::to_string(seat));

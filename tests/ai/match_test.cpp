@@ -5,7 +5,9 @@
 #include <map>
 #include <set>
 
+#include "meeple/ai/bots.h"
 #include "meeple/ai/match.h"
+#include "meeple/ai/player.h"
 
 namespace meeple {
 namespace {
@@ -75,6 +77,61 @@ TEST(Wilson, MatchesTheClosedFormAndStaysInsideZeroOne) {
   EXPECT_EQ(unknown.lo, 0.0);
   EXPECT_EQ(unknown.hi, 1.0);
   EXPECT_LT(wilson(50, 100).hi - wilson(50, 100).lo, half.hi - half.lo);  // more games, narrower
+}
+
+
+// A table with a caller's seat plays the same game as play_seated when the caller plays what the bot would
+// have: the same loop, stepped.
+TEST(Table, SteppedByTheCallerItPlaysTheGameOfPlaySeated) {
+  Rules rules;
+  rules.players = 3;
+  rules.expansions = kAbbeyMayor | kCount;
+  const uint64_t seed = 424242;
+  auto make = [&](int p) { return make_player("greedy", seat_seed(seed, p)); };
+  std::vector<std::unique_ptr<Player>> whole, stepped;
+  for (int p = 0; p < 3; ++p) whole.push_back(make(p)), stepped.push_back(make(p));
+  const std::vector<std::string> names = {"a", "b", "c"};
+  std::string expected_record;
+  const State expected = play_seated(rules, {whole[0].get(), whole[1].get(), whole[2].get()}, names, seed, &expected_record);
+
+  // Seat 1 is the caller's; its bot is consulted by hand and told every action, as the table tells seats.
+  Table table(rules, {stepped[0].get(), nullptr, stepped[2].get()}, names, seed);
+  int decisions = 0, seen = 0;
+  while (!table.state().is_terminal()) {
+    table.advance(nullptr, {}, [&](const State&, Action a) {
+      stepped[1]->observe(a);
+      ++seen;
+    });
+    if (table.state().is_terminal()) break;
+    ASSERT_EQ(table.state().current_player(), 1);
+    const Action a = stepped[1]->choose(table.state());
+    stepped[1]->observe(a);
+    table.act(a);
+    ++decisions;
+  }
+  EXPECT_GT(decisions, 10);
+  EXPECT_GT(seen, decisions);
+  EXPECT_TRUE(table.state() == expected);
+  EXPECT_EQ(table.record_line(), expected_record);
+}
+
+TEST(Table, RefusesWhatIsNotTheCallersToDoAndChangesNothing) {
+  Rules rules;
+  auto bot = make_player("random", 1);
+  Table table(rules, {nullptr, bot.get()}, {"you", "random"}, 7);
+  EXPECT_THROW(table.act(Action::pass()), std::logic_error);  // a chance node: the table deals
+  table.advance();
+  ASSERT_EQ(table.state().current_player(), 0);
+  const State before = table.state();
+  try {
+    table.act(Action::place(50, 50, 0));
+    FAIL() << "an illegal placement was taken";
+  } catch (const IllegalChoice& e) {
+    EXPECT_NE(std::string(e.what()).find("you at seat 0 chose"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("(B3)"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(table.state() == before);
+  EXPECT_THROW(Table(rules, {nullptr}, {"you"}, 1), std::invalid_argument);  // one seat for two players
 }
 
 }  // namespace

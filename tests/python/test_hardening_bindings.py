@@ -215,10 +215,12 @@ def sample_values():
     trained = meeple.make_evaluator("trained")
     encoding, envs = meeple.Encoding(2), VectorEnv(num_envs=2, rules=rules, opponents=["random"], seed=1, threads=1)
     planes, flat, _ = encoding.observe(state, 0)
+    table = meeple.Table(rules, [None, meeple.make_player("random")], ["you", "random"], 1)
+    table.advance()  # at the caller's first decision
     return {
         "State": state, "Action": state.legal_actions()[0], "Rules": rules, "Dealer": meeple.Dealer(1),
         "Player": meeple.make_player("random"), "RecordBuilder": meeple.RecordBuilder(rules),
-        "Standings": meeple.Standings(["random"]), "List[Player]": [meeple.make_player("random")] * 2,
+        "Standings": meeple.Standings(["random"]), "Table": table, "List[Player]": [meeple.make_player("random")] * 2,
         "players": 2, "expansions": [],  # Rules takes objects: a count or the rules text; a list or a string
         "Evaluator": trained, "TrainedEvaluator": trained, "FittedEvaluator": trained.weights_for(rules),
         "LinearEvaluator": trained.weights_for(rules), "record": meeple.RecordBuilder(rules).finish(meeple.State(rules)),

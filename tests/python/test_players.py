@@ -1,4 +1,5 @@
 """Bots from Python: the C++ players, Python-defined players, evaluators, and batch play in C++ threads."""
+import json
 import random
 import threading
 import time
@@ -95,3 +96,54 @@ def test_play_games_in_cpp_threads_matches_one_at_a_time():
         assert meeple.replay(record).scores == scores
     with pytest.raises(ValueError, match="one bot per seat"):
         meeple.play_games(rules, [(["greedy"], 1)])
+
+
+def test_a_table_plays_its_bots_and_takes_the_callers_checked_decisions():
+    rules = meeple.Rules("players=3 expansions=abbey_mayor")
+    table = meeple.Table(rules, [meeple.make_player("greedy", 1), None, meeple.make_player("random", 2)],
+                         ["greedy", "you", "random"], 5)
+    log = table.advance(log=True)
+    assert log and all(isinstance(before, meeple.State) and isinstance(a, meeple.Action) for before, a in log)
+    assert log[0][0].is_chance  # the first tile's draw, then the bots until seat 1 decides
+    decisions = 0
+    while not table.state.is_terminal:
+        state = table.state
+        assert state.current_player == 1
+        with pytest.raises(meeple.RulesError, match="you at seat 1 chose"):
+            table.act(meeple.Action.place(60, 60, 0) if state.phase != "place" else meeple.Action.pass_())
+        assert table.state == state  # refused, nothing changed
+        table.act(state.legal_actions()[-1])
+        decisions += 1
+        table.advance()
+    assert decisions > 20
+    record = json.loads(table.record_line())
+    assert record["result"]["scores"] == table.state.scores
+    with pytest.raises(RuntimeError, match="the game is over"):
+        table.act(meeple.Action.pass_())
+
+
+def test_a_table_refuses_a_second_thread_and_a_missing_seat():
+    rules = meeple.Rules("players=2")
+    with pytest.raises(ValueError, match="one name per player"):
+        meeple.Table(rules, [None, None], ["you"], 1)
+    with pytest.raises(ValueError, match="the rules seat 2 players"):
+        meeple.Table(rules, [None], ["you"], 1)
+
+    class Slow(meeple.Player):
+        def choose(self, state):
+            entered.set()
+            release.wait(10)
+            return state.legal_actions()[0]
+
+    entered, release = threading.Event(), threading.Event()
+    table = meeple.Table(rules, [Slow(), None], ["slow", "you"], 3)
+    worker = threading.Thread(target=table.advance)
+    worker.start()
+    assert entered.wait(10)
+    try:
+        with pytest.raises(RuntimeError, match="in use by another thread"):
+            table.advance()
+    finally:
+        release.set()
+        worker.join(10)
+    assert table.state.current_player == 1

@@ -39,7 +39,7 @@ from gymnasium import spaces
 from . import _meeple
 from .checks import integer
 from .environment import SeatView, make_rules
-from .tournament import check_bots, checked_choice
+from .tournament import bot_name, check_bots
 
 
 class CarcassonneEnv(gymnasium.Env):
@@ -74,7 +74,8 @@ class CarcassonneEnv(gymnasium.Env):
         self.seat = self.fixed_seat if self.fixed_seat is not None else int(self.np_random.integers(players))
         others = iter(self.opponents)
         self.bots = [None if p == self.seat else seated(next(others), draw()) for p in range(players)]
-        self.position, self.dealer = _meeple.State(self.view.rules), _meeple.Dealer(draw())
+        names = ["learner" if b is None else bot_name(b) for b in self.bots]
+        self.table = _meeple.Table(self.view.rules, self.bots, names, draw(), keep_record=False)
         self._play_others()
         observation, truncation = self._observe()
         return observation, self._info(truncation)
@@ -108,20 +109,18 @@ class CarcassonneEnv(gymnasium.Env):
         return f"{s!r}\nlearner at seat {self.seat}, phase {s.phase}, tile in hand {s.drawn_tile}, scores {s.scores}"
 
     def _apply(self, action):
-        self.position.apply(action)
-        for bot in {id(b): b for b in self.bots if b is not None}.values():  # a Player in two seats observes once
-            bot.observe(action)
+        self.table.act(action)
+        self.position = self.table.state
 
     def _play_others(self):
         """Draws and the opponents' decisions, up to the learner's next decision or the end."""
-        s = self.position
         try:
-            while not s.is_terminal and (s.is_chance or s.current_player != self.seat):
-                self._apply(self.dealer.deal(s) if s.is_chance else checked_choice(self.bots[s.current_player], s,
-                                                                                  s.current_player))
+            self.table.advance()
         except BaseException:
             self.over = True  # an opponent failed: not the learner's turn, so the episode cannot go on
             raise
+        finally:
+            self.position = self.table.state
 
     def _observe(self):
         """The learner's observation (its mask kept for step()) and why the episode is truncated, or None; sets

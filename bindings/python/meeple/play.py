@@ -124,41 +124,35 @@ class Table:
     def new_game(self, seed: int) -> None:
         self.seed = seed
         specs = iter(self.bot_specs)
-        self.bots = [None if p == self.seat else _meeple.make_player(next(specs), _meeple.seat_seed(seed, p))
-                     for p in range(self.rules.players)]
-        self.state, self.dealer = _meeple.State(self.rules), _meeple.Dealer(seed)
-        self.recorder = _meeple.RecordBuilder(self.rules, self.names, seed)
+        bots = [None if p == self.seat else _meeple.make_player(next(specs), _meeple.seat_seed(seed, p))
+                for p in range(self.rules.players)]
+        self.game = _meeple.Table(self.rules, bots, self.names, seed)
         self.log, self.saved, self.save_error, self.record = [], None, None, None
         self.before_last = None  # (the position before the last action, that action): for the account of the end
         self.shown_from = 0  # log entries from the person's last decision on are shown
         self._play_until_the_person()
 
-    def _apply(self, action) -> None:
-        s = self.state
-        if not s.is_chance:
-            if s.current_player == self.seat:
+    def _note(self, before, action) -> None:
+        """The log's line for an action, and the position before it (for the account of the end)."""
+        if not before.is_chance:
+            if before.current_player == self.seat:
                 self.shown_from = len(self.log)
-            self.log.append(f"{self.names[s.current_player]}: {self._words(_meeple.action_json(s, action))}")
+            self.log.append(f"{self.names[before.current_player]}: {self._words(_meeple.action_json(before, action), before)}")
         elif action.tile is not None:
             self.log.append(f"tile drawn: {tile_name(action.tile)}")
-        self.before_last = (s.copy(), action)
-        self.recorder.add(s, action)
-        s.apply(action)
-        for bot in self.bots:
-            if bot is not None:
-                bot.observe(action)
+        self.before_last = (before, action)
 
     def _play_until_the_person(self) -> None:
-        s = self.state
-        while not s.is_terminal and (s.is_chance or s.current_player != self.seat):
-            self._apply(self.dealer.deal(s) if s.is_chance else self.bots[s.current_player].choose(s))
-        if s.is_terminal and self.record is None:
+        for before, action in self.game.advance(log=True):
+            self._note(before, action)
+        self.state = self.game.state
+        if self.state.is_terminal and self.record is None:
             self.saved = self._save()
 
     def _save(self) -> str:
         """Appends the record to --out; if that fails, to a file in the temporary folder, with the reason kept
         for the page (which also offers the record itself for download). Returns where it went."""
-        self.record = self.recorder.finish(self.state) + "\n"
+        self.record = self.game.record_line() + "\n"
         try:
             append_line(self.out, self.record)
             return self.out
@@ -175,9 +169,11 @@ class Table:
         print(f"meeple play: {self.save_error}", file=sys.stderr, flush=True)
         return fallback
 
-    def _words(self, record) -> str:
-        tiles = self.state.tiles()
-        return describe(record, board_of(self.state), tuple(tiles[-1][1:3]) if tiles else None)
+    def _words(self, record, state=None) -> str:
+        """The words for an action's record, on the board of `state` (the position it is taken in)."""
+        state = self.state if state is None else state
+        tiles = state.tiles()
+        return describe(record, board_of(state), tuple(tiles[-1][1:3]) if tiles else None)
 
     def act(self, index: int) -> None:
         """The person's choice: index into the decision's choices (legal_actions order)."""
@@ -187,7 +183,8 @@ class Table:
         legal = s.legal_actions()
         if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(legal):
             raise ValueError(f"action must be an index 0 to {len(legal) - 1} of this decision's choices, got {index!r}")
-        self._apply(legal[index])
+        self._note(s.copy(), legal[index])
+        self.game.act(legal[index])
         self._play_until_the_person()
 
     def view(self) -> dict:

@@ -52,23 +52,6 @@ def check_bots(bots, what: str = "bots") -> list:
     return bots
 
 
-def checked_choice(bot, state, seat: int):
-    """bot.choose(state), checked: a bot (a Python one, typically) that returns something other than a
-    meeple.Action, or an action that is not legal, is an error naming the bot, its seat and what it gave."""
-    action = bot.choose(state)
-    if not isinstance(action, _meeple.Action):
-        raise TypeError(f"bot {bot_name(bot)} at seat {seat} returned {shown(action)} ({type(action).__name__}) "
-                        "from choose(), not a meeple.Action")
-    if not state.is_legal(action):
-        try:
-            state.copy().apply(action)  # for the engine's reason
-            why = "not legal"
-        except _meeple.RulesError as e:
-            why = str(e)
-        raise _meeple.RulesError(f"bot {bot_name(bot)} at seat {seat} chose {action!r}: {why}")
-    return action
-
-
 def bot_name(bot) -> str:
     return bot if isinstance(bot, str) else bot.name() if bot.name() != "python" else type(bot).__name__
 

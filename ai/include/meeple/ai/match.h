@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "meeple/random.h"
+#include "meeple/record.h"
 #include "meeple/state.h"
 
 namespace meeple {
@@ -40,6 +42,38 @@ State play_game(const Rules& rules, const GameSpec& game, std::string* record_li
 // A choice that is not legal, by a player play_seated checks (one from outside the engine, e.g. Python).
 struct IllegalChoice : std::runtime_error {
   using std::runtime_error::runtime_error;
+};
+
+// One game at a table, the one game loop: deal or choose, record, apply, tell every player (once, if it
+// holds two seats). Seat p is played by seats[p], named names[p] in the record; tiles come from
+// Dealer(seed). A seat whose player is nullptr is the caller's: advance() stops when it is to decide, and
+// act() takes its decision. With check_choices, a player's choice that is not legal throws IllegalChoice
+// naming the bot, its seat, the action and why; act() always checks. Neither changes the game then.
+// play_seated plays whole games through it; the Gymnasium environment and the play page step one.
+class Table {
+ public:
+  Table(const Rules& rules, std::vector<Player*> seats, std::vector<std::string> names, uint64_t seed,
+        bool record = true, bool check_choices = false);
+  const State& state() const { return state_; }
+  // Called with the position and each action, before the action is applied.
+  using ActionSeen = std::function<void(const State& before, Action a)>;
+  // Deals and lets the seated players choose until a caller's seat is to decide, the game is over, or
+  // `stop` is set (between two actions).
+  void advance(const std::atomic<bool>* stop = nullptr, const DecisionSeen& on_decision = {}, const ActionSeen& on_action = {});
+  // The decision of the caller's seat that is to decide now; throws IllegalChoice (why_illegal) if it is not
+  // legal there, or std::logic_error if a seated player is to decide or it is a chance node.
+  void act(Action a, const ActionSeen& on_action = {});
+  // The game's meeple-game/1 record once it is over (made with record = true).
+  std::string record_line();
+
+ private:
+  void step(Action a, const ActionSeen& on_action);
+  std::vector<Player*> seats_;
+  std::vector<std::string> names_;
+  Dealer dealer_;
+  State state_;
+  RecordBuilder record_;
+  bool recording_, check_choices_;
 };
 
 // The one game loop: deal or choose, record, apply, tell every player (once, if it holds two seats).
