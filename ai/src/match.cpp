@@ -92,6 +92,7 @@ void Table::step(Action a, const ActionSeen& on_action) {
 
 std::string Table::record_line() {
   if (!recording_) throw std::logic_error("this table keeps no record");
+  if (!state_.is_terminal()) throw std::logic_error("the game is not over: its record has no result yet");
   return record_.finish_line(state_);
 }
 

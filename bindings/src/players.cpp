@@ -163,6 +163,7 @@ std::vector<GameSpec> game_specs(const GameList& games) {
 // for the caller's seats where `callers` allows them. Every player checks the rules before the game.
 struct Seats {
   std::vector<std::shared_ptr<Player>> players;  // kept alive as long as the seats
+  std::vector<py::object> python_players;        // and the Python objects of Python players (their overrides)
   std::vector<std::unique_ptr<Player>> wrappers;
   std::vector<Player*> seats;
 
@@ -190,6 +191,7 @@ struct Seats {
         seats.push_back(seats[first]);
         continue;
       }
+      python_players.push_back(py::cast(players[p]));
       wrappers.push_back(std::make_unique<SeatedPython>(players[p], names[p]));
       seats.push_back(wrappers.back().get());
     }
@@ -225,6 +227,7 @@ class PyTable {
   }
   void act(Action a) {
     const Use use(*this);
+    const py::gil_scoped_release release;  // the C++ players observe without it, as Player.observe does
     table_.act(a);
   }
   State state() {
@@ -237,15 +240,20 @@ class PyTable {
   }
 
  private:
-  struct Use {  // a second thread in the same table is refused, not waited for: it is a bug of the caller's
-    explicit Use(PyTable& t) : lock(t.mutex_, std::try_to_lock) {
-      if (!lock.owns_lock()) throw std::runtime_error("meeple.Table is in use by another thread: give each thread its own table");
+  // A second use while one is going on (another thread, or one of the table's own players calling back
+  // into it) is refused, not waited for: it is a bug of the caller's.
+  struct Use {
+    explicit Use(PyTable& t) : busy(t.busy_) {
+      if (busy.exchange(true))
+        throw std::runtime_error("meeple.Table is in use (by another thread, or by one of its players during its "
+                                 "own call): give each thread its own table");
     }
-    std::unique_lock<std::mutex> lock;
+    ~Use() { busy = false; }
+    std::atomic<bool>& busy;
   };
   Seats seats_;
   Table table_;
-  std::mutex mutex_;
+  std::atomic<bool> busy_{false};
 };
 
 }  // namespace
@@ -426,8 +434,7 @@ plays; names[p] names it in the record; tiles come from Dealer(seed). advance() 
 choose until a caller's seat is to decide or the game ends; act(action) takes that seat's decision. A
 choice that is not legal raises RulesError naming the seat and why, and changes nothing.)doc")
       .def(py::init<const Rules&, const std::vector<std::shared_ptr<Player>>&, const std::vector<std::string>&, uint64_t, bool>(),
-           py::arg("rules"), py::arg("seats"), py::arg("names"), py::arg("seed"), py::arg("keep_record") = true,
-           py::keep_alive<1, 3>())  // Python players live as long as their table (their overrides with them)
+           py::arg("rules"), py::arg("seats"), py::arg("names"), py::arg("seed"), py::arg("keep_record") = true)
       .def("advance", &PyTable::advance, py::arg("log") = false,
            "Plays until a caller's seat decides or the game ends; with log, returns the (position before, action) "
            "pairs it applied.")

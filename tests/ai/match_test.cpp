@@ -131,6 +131,7 @@ TEST(Table, RefusesWhatIsNotTheCallersToDoAndChangesNothing) {
     EXPECT_NE(std::string(e.what()).find("(B3)"), std::string::npos) << e.what();
   }
   EXPECT_TRUE(table.state() == before);
+  EXPECT_THROW((void)table.record_line(), std::logic_error);  // not over yet
   EXPECT_THROW(Table(rules, {nullptr}, {"you"}, 1), std::invalid_argument);  // one seat for two players
 }
 

@@ -105,6 +105,8 @@ def test_a_table_plays_its_bots_and_takes_the_callers_checked_decisions():
     log = table.advance(log=True)
     assert log and all(isinstance(before, meeple.State) and isinstance(a, meeple.Action) for before, a in log)
     assert log[0][0].is_chance  # the first tile's draw, then the bots until seat 1 decides
+    with pytest.raises(RuntimeError, match="the game is not over"):
+        table.record_line()
     decisions = 0
     while not table.state.is_terminal:
         state = table.state
@@ -141,7 +143,7 @@ def test_a_table_refuses_a_second_thread_and_a_missing_seat():
     worker.start()
     assert entered.wait(10)
     try:
-        with pytest.raises(RuntimeError, match="in use by another thread"):
+        with pytest.raises(RuntimeError, match="is in use"):
             table.advance()
     finally:
         release.set()

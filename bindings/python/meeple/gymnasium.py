@@ -69,6 +69,7 @@ class CarcassonneEnv(gymnasium.Env):
 
     def reset(self, seed=None, options=None):
         super().reset(seed=seed)
+        self.over = True  # until the new episode stands (a bot that refuses the rules fails here)
         draw = lambda: int(self.np_random.integers(2**63))  # noqa: E731
         players = self.view.players
         self.seat = self.fixed_seat if self.fixed_seat is not None else int(self.np_random.integers(players))
@@ -109,8 +110,13 @@ class CarcassonneEnv(gymnasium.Env):
         return f"{s!r}\nlearner at seat {self.seat}, phase {s.phase}, tile in hand {s.drawn_tile}, scores {s.scores}"
 
     def _apply(self, action):
-        self.table.act(action)
-        self.position = self.table.state
+        try:
+            self.table.act(action)
+        except BaseException:
+            self.over = True  # an opponent failed while told the action: the episode cannot go on
+            raise
+        finally:
+            self.position = self.table.state
 
     def _play_others(self):
         """Draws and the opponents' decisions, up to the learner's next decision or the end."""

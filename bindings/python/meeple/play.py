@@ -143,9 +143,11 @@ class Table:
         self.before_last = (before, action)
 
     def _play_until_the_person(self) -> None:
-        for before, action in self.game.advance(log=True):
-            self._note(before, action)
-        self.state = self.game.state
+        try:
+            for before, action in self.game.advance(log=True):
+                self._note(before, action)
+        finally:
+            self.state = self.game.state  # as far as the game went, should a bot fail
         if self.state.is_terminal and self.record is None:
             self.saved = self._save()
 
