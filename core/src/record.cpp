@@ -182,7 +182,8 @@ std::string phase_mismatch(Phase phase, const char* what) {
   return std::string("expected a ") + to_string(phase) + " action, not " + what;
 }
 
-// A record's key names a kind of action; the phase table says which kind each phase takes.
+// A record's key names a kind of action; the phase table says which kind each phase takes (a null under
+// the key is that phase's pass: each row's pass_record_key is its kind's key, or none for the turn start).
 void expect_kind(Phase phase, Action::Kind kind, const char* what) {
   if (action_kind(phase) != kind) throw std::invalid_argument(phase_mismatch(phase, what));
 }
@@ -191,12 +192,6 @@ void expect_kind(Phase phase, Action::Kind kind, const char* what) {
 
 Action action_from_json(const State& state, const json& j) {
   const Phase phase = state.phase();
-  // A null under `key` is a pass, read where the phase writes its pass under that key.
-  auto pass_under = [phase](const char* key) {
-    const char* written = pass_record_key(phase);
-    if (!written || std::string_view(written) != key) throw std::invalid_argument(std::string("no pass written as \"") + key + "\": null in the " + to_string(phase) + " phase");
-    return Action::pass();
-  };
   if (j.contains("draw")) {
     const int tile = cat().find(j["draw"].get<std::string>());
     if (tile < 0) throw std::invalid_argument("unknown tile id '" + excerpt(j["draw"].get<std::string>()) + "'");
@@ -216,7 +211,7 @@ Action action_from_json(const State& state, const json& j) {
   if (j.contains("deploy")) {
     expect_kind(phase, Action::kDeploy, "a deploy");
     const json& d = j["deploy"];
-    if (d.is_null()) return pass_under("deploy");
+    if (d.is_null()) return Action::pass();
     const Figure f = parse_figure(state, d["figure"].get<std::string>());
     const std::string at = d["at"].get<std::string>();
     if (f == Figure::kBarn) {
@@ -229,7 +224,7 @@ Action action_from_json(const State& state, const json& j) {
   if (j.contains("count_deploy")) {
     expect_kind(phase, Action::kCountDeploy, "a Count deploy");
     const json& d = j["count_deploy"];
-    if (d.is_null()) return pass_under("count_deploy");
+    if (d.is_null()) return Action::pass();
     const Figure f = parse_figure(state, d["figure"].get<std::string>());
     int to = kCountStays;
     if (d.contains("count_to") && !d["count_to"].is_null()) {
@@ -243,7 +238,7 @@ Action action_from_json(const State& state, const json& j) {
   if (j.contains("redeploy")) {
     expect_kind(phase, Action::kRedeploy, "a redeploy");
     const json& d = j["redeploy"];
-    if (d.is_null()) return pass_under("redeploy");
+    if (d.is_null()) return Action::pass();
     const Figure f = parse_figure(state, d.contains("figure") ? d["figure"].get<std::string>() : "follower");
     return Action::redeploy(quarter_of(d["from"]), f, feature_at(state, d["to"]));
   }
@@ -259,7 +254,7 @@ Action action_from_json(const State& state, const json& j) {
   }
   if (j.contains("wagon")) {
     expect_kind(phase, Action::kWagon, "a wagon move");
-    if (j["wagon"].is_null()) return pass_under("wagon");
+    if (j["wagon"].is_null()) return Action::pass();
     return Action::wagon(feature_at(state, j["wagon"]));
   }
   throw std::invalid_argument("not an action");

@@ -111,12 +111,11 @@ class CarcassonneEnv(gymnasium.Env):
 
     def _apply(self, action):
         try:
-            self.table.act(action)
+            self.table.act(action)  # (the position is read once, after the opponents' turns that follow)
         except BaseException:
             self.over = True  # an opponent failed while told the action: the episode cannot go on
-            raise
-        finally:
             self.position = self.table.state
+            raise
 
     def _play_others(self):
         """Draws and the opponents' decisions, up to the learner's next decision or the end."""
