@@ -23,6 +23,19 @@ minus the best other seat's, open features, cloisters and fields scored as at th
 a potential-based term that sums to the final margin over a game and credits a good placement or deploy at
 once, rather than when its feature completes. --margin-scale 0 turns it off.
 
+Imitation first (--imitate SPEC, off by default): for the first --imitate-steps env steps (rounded up to
+whole rollouts) a teacher bot (one per thread; a search bot releases the GIL while it thinks) chooses the
+learner's actions in the same training games, and the network is fitted to them by behaviour cloning: the
+cross-entropy of the teacher's ids under the masked softmax, and the value regressed on the returns the
+teacher's games paid (lambda 1 within the rollout), so that PPO starts from a policy that already wins and
+from a value that measures its advantages. Then PPO plays the policy's own sampled actions while the teacher
+still names its choice at each of those states (DAgger's labels), and PPO's loss keeps --imitate-weight times
+their cross-entropy: pure PPO after imitation drifted below the imitated policy (docs/environments.md).
+--imitate-lr is imitation's learning rate; --lr is PPO's. The CSV's phase column says what had trained the
+network at each row (start, imitate, ppo: an evaluation falls where imitation ends, and the plot marks it),
+and agreement the share of the teacher's choices that are the network's argmax. In imitate rows the
+training reward and margin are the teacher's games', and the KL and clip fraction are empty.
+
 PPO: rollouts of --rollout steps in each of --envs games, GAE (--gamma, --lam), clipped surrogate (--clip),
 value loss, entropy bonus, --epochs passes of --minibatches minibatches, Adam with global-norm clipping; the
 action sampling and the whole update are jit-compiled. Steps are the learner's decisions (env steps).
@@ -32,7 +45,8 @@ and against heuristic, in VectorEnvs of their own reset to the same seed every t
 seats), the policy playing its argmax action (greedy in its own logits, no sampling). A game's win share is 1,
 1/2 for a shared win, 0 for a loss; the win rate has a Wilson 95% interval. Rows go to OUT/progress.csv
 (steps, wall seconds, win rates and intervals, mean training reward and margin, losses) and OUT/progress.png
-plots the win rates against steps.
+plots the win rates against steps. --evaluate-only plays OUT's checkpoint from --eval-seed instead of training:
+judge the result on games nobody watched during the run.
 
 Budget and resuming: --minutes and --steps are totals for OUT (the first reached stops the run). A checkpoint
 (OUT/checkpoint.npz: parameters, Adam state, RNG, counters, settings, the CSV rows so far) is written through a
@@ -46,6 +60,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import concurrent.futures
 import csv
 import functools
 import io
@@ -77,8 +92,12 @@ ILLEGAL = -1e9
 
 FIELDS = ["steps", "updates", "wall_seconds", "steps_per_second",
           "win_greedy", "low_greedy", "high_greedy", "win_heuristic", "low_heuristic", "high_heuristic", "eval_games",
-          "mean_reward", "mean_margin", "train_episodes", "policy_loss", "value_loss", "entropy", "approx_kl", "clip_fraction"]
+          "mean_reward", "mean_margin", "train_episodes", "policy_loss", "value_loss", "entropy", "approx_kl", "clip_fraction",
+          "agreement", "phase"]
+STATS = ["policy_loss", "value_loss", "entropy", "approx_kl", "clip_fraction", "agreement"]  # what update() returns
 NETWORK_SETTINGS = ("channels", "layers", "hidden", "players")
+RUN_SETTINGS = ("imitate", "imitate_steps", "imitate_weight", "eval_seed")  # a resume keeps them too
+WATCHED_SEED = 12345  # the evaluation games of a run, unless --eval-seed says otherwise
 
 
 def parse_args(argv=None):
@@ -100,6 +119,14 @@ def parse_args(argv=None):
     p.add_argument("--vf-coef", type=float, default=0.5, help="value loss weight (default 0.5)")
     p.add_argument("--ent-coef", type=float, default=0.003, help="entropy bonus weight (default 0.003)")
     p.add_argument("--max-grad-norm", type=float, default=0.5, help="global gradient norm clip (default 0.5)")
+    p.add_argument("--imitate", default="none",
+                   help="bot spec of a teacher to imitate first (behaviour cloning), or none (default none)")
+    p.add_argument("--imitate-steps", type=int, default=400_000,
+                   help="env steps (teacher decisions) of imitation before PPO starts (default 400000)")
+    p.add_argument("--imitate-weight", type=float, default=0.5,
+                   help="after imitation, PPO's loss keeps this weight times the cross-entropy of the teacher's ids "
+                        "at the states the policy visits; 0: pure PPO (default 0.5)")
+    p.add_argument("--imitate-lr", type=float, default=2e-3, help="Adam learning rate while imitating (default 2e-3)")
     p.add_argument("--margin-scale", type=float, default=50.0,
                    help="shaping: reward += change of the margin if the game ended now / this at every step; 0: off (default 50)")
     p.add_argument("--channels", type=int, default=64, help="channels of the convolution (default 64)")
@@ -107,6 +134,11 @@ def parse_args(argv=None):
     p.add_argument("--hidden", type=int, default=128, help="width of the flat embedding and dense head (default 128)")
     p.add_argument("--eval-every", type=int, default=100_000, help="env steps between evaluations (default 100000)")
     p.add_argument("--eval-games", type=int, default=200, help="games against each evaluation opponent (default 200)")
+    p.add_argument("--eval-seed", type=int, default=None,
+                   help=f"seed of the evaluation games: the same games at every point of a run (default {WATCHED_SEED})")
+    p.add_argument("--evaluate-only", action="store_true",
+                   help="train nothing: play --eval-games games of OUT's checkpoint against greedy and heuristic "
+                        "from --eval-seed (required: games the run was not evaluated on) and print the win rates")
     p.add_argument("--eval-envs", type=int, default=50, help="games stepped together in evaluation (default 50)")
     p.add_argument("--checkpoint-minutes", type=float, default=5.0, help="minutes between checkpoints (default 5)")
     p.add_argument("--seed", type=int, default=0, help="seed of the network, the sampling and the games (default 0)")
@@ -122,7 +154,15 @@ def parse_args(argv=None):
         p.error(f"--layers must be 0 or more, got {args.layers}")
     if (args.envs * args.rollout) % args.minibatches:
         p.error(f"--minibatches ({args.minibatches}) must divide --envs * --rollout ({args.envs * args.rollout})")
-    for name in ["minutes", "lr", "checkpoint_minutes"]:
+    if args.evaluate_only and args.eval_seed is None:
+        p.error("--evaluate-only needs --eval-seed: a seed of games the run was not evaluated on")
+    if not args.evaluate_only and args.eval_seed is None:
+        args.eval_seed = WATCHED_SEED
+    if args.imitate_steps < 0:
+        p.error(f"--imitate-steps must be 0 or more, got {args.imitate_steps}")
+    if args.imitate_weight < 0:
+        p.error(f"--imitate-weight must be 0 or more, got {args.imitate_weight}")
+    for name in ["minutes", "lr", "imitate_lr", "checkpoint_minutes"]:
         if not getattr(args, name) > 0:
             p.error(f"--{name.replace('_', '-')} must be positive, got {getattr(args, name)}")
     if args.steps is not None and args.steps < 1:
@@ -131,10 +171,13 @@ def parse_args(argv=None):
         p.error(f"--margin-scale must be 0 (off) or positive, got {args.margin_scale}")
     if not 2 <= args.players <= 6:
         p.error(f"--players must be 2 to 6, got {args.players}")
-    try:
-        meeple.make_player(args.opponent)
-    except Exception as e:  # noqa: BLE001  the bot factory's own message names what is wrong
-        p.error(f"--opponent {args.opponent!r}: {e}")
+    for flag, spec in (("--opponent", args.opponent), ("--imitate", args.imitate)):
+        if flag == "--imitate" and spec == "none":
+            continue
+        try:
+            meeple.make_player(spec)
+        except Exception as e:  # noqa: BLE001  the bot factory's own message names what is wrong
+            p.error(f"{flag} {spec!r}: {e}")
     return args
 
 
@@ -248,9 +291,14 @@ def log_probs(logits, mask):
     return jax.nn.log_softmax(masked(logits, mask), axis=-1)
 
 
+def chosen(logp_all, ids):
+    """The log-probability of each row's id."""
+    return jnp.take_along_axis(logp_all, ids[:, None], axis=1)[:, 0]
+
+
 # The PPO settings the update reads: a hashable static argument of the compiled functions, so that two
 # learners with the same network and settings (a resumed run in the same process, the tests) share them.
-Hyper = collections.namedtuple("Hyper", "lr max_grad_norm clip vf_coef ent_coef")
+Hyper = collections.namedtuple("Hyper", "lr max_grad_norm clip vf_coef ent_coef imitate_weight")
 
 
 def optimizer(h):
@@ -271,7 +319,7 @@ def act(net, params, key, planes, flat, mask, pairs):
     """(sampled ids, their log-probabilities, values) of a batch of observations."""
     logits, value = net.apply(params, planes, flat, pairs)
     ids = sample_masked(key, logits, mask)
-    logp = jnp.take_along_axis(log_probs(logits, mask), ids[:, None], axis=1)[:, 0]
+    logp = chosen(log_probs(logits, mask), ids)
     return ids, logp, value
 
 
@@ -282,33 +330,56 @@ def best(net, params, planes, flat, mask, pairs):
     return jnp.where(mask.any(axis=-1), jnp.argmax(masked(logits, mask), axis=-1), 0)
 
 
-def ppo_loss(net, h, params, planes, mb):
+def evaluated(net, params, planes, mb):
+    """The minibatch's log-probabilities over every id [B, NUM_IDS] and values [B], with mean(x): the mean of
+    x [B] over the rows that are decisions (not the steps that only restart a finished game)."""
     logits, value = net.apply(params, planes, mb["flat"], mb["pairs"])
-    logp_all = log_probs(logits, mb["mask"])
-    logp = jnp.take_along_axis(logp_all, mb["actions"][:, None], axis=1)[:, 0]
-    w = mb["valid"]  # 0 at the steps that only restart a finished game
+    w = mb["valid"]
     n = jnp.maximum(w.sum(), 1.0)
+    return log_probs(logits, mb["mask"]), value, lambda x: (x * w).sum() / n
+
+
+def common_terms(logp_all, value, mean, mb):
+    """The value loss and the entropy (illegal ids: 0 * -1e9 = 0)."""
+    return 0.5 * mean((value - mb["returns"]) ** 2), mean(-(jnp.exp(logp_all) * logp_all).sum(axis=-1))
+
+
+def ppo_loss(net, h, params, planes, mb):
+    logp_all, value, mean = evaluated(net, params, planes, mb)
+    logp = chosen(logp_all, mb["actions"])
     adv = mb["advantages"]
-    mean = (adv * w).sum() / n
-    adv = (adv - mean) / (jnp.sqrt((((adv - mean) ** 2) * w).sum() / n) + 1e-8)
+    adv = (adv - mean(adv)) / (jnp.sqrt(mean((adv - mean(adv)) ** 2)) + 1e-8)
     ratio = jnp.exp(logp - mb["logp"])
-    surrogate = jnp.minimum(ratio * adv, jnp.clip(ratio, 1 - h.clip, 1 + h.clip) * adv)
-    policy_loss = -(surrogate * w).sum() / n
-    value_loss = 0.5 * (((value - mb["returns"]) ** 2) * w).sum() / n
-    entropy = (-(jnp.exp(logp_all) * logp_all).sum(axis=-1) * w).sum() / n  # illegal ids: 0 * -1e9 = 0
+    policy_loss = -mean(jnp.minimum(ratio * adv, jnp.clip(ratio, 1 - h.clip, 1 + h.clip) * adv))
+    value_loss, entropy = common_terms(logp_all, value, mean, mb)
     loss = policy_loss + h.vf_coef * value_loss - h.ent_coef * entropy
-    approx_kl = (((ratio - 1) - (logp - mb["logp"])) * w).sum() / n
-    clip_fraction = ((jnp.abs(ratio - 1) > h.clip) * w).sum() / n
-    return loss, jnp.stack([policy_loss, value_loss, entropy, approx_kl, clip_fraction])
+    if h.imitate_weight:  # the teacher's ids at the states the policy visited (DAgger's labels)
+        loss -= h.imitate_weight * mean(chosen(logp_all, mb["teacher"]))
+    approx_kl = mean((ratio - 1) - (logp - mb["logp"]))
+    clip_fraction = mean(jnp.abs(ratio - 1) > h.clip)
+    agreement = mean(jnp.argmax(logp_all, axis=-1) == mb["teacher"])  # meaningful only with a teacher's labels
+    return loss, jnp.stack([policy_loss, value_loss, entropy, approx_kl, clip_fraction, agreement])
 
 
-@functools.partial(jax.jit, static_argnums=(0, 1))
-def update(net, h, params, opt_state, batch, plan):
+def imitation_loss(net, h, params, planes, mb):
+    """Behaviour cloning: the cross-entropy of the teacher's ids under the masked softmax, and the value
+    regressed on the returns of the teacher's games (what PPO's first advantages are measured against)."""
+    logp_all, value, mean = evaluated(net, params, planes, mb)
+    policy_loss = -mean(chosen(logp_all, mb["actions"]))
+    value_loss, entropy = common_terms(logp_all, value, mean, mb)
+    agreement = mean(jnp.argmax(logp_all, axis=-1) == mb["actions"])
+    nothing = jnp.full((), jnp.nan)  # no ratio, so no KL and no clipping
+    return policy_loss + h.vf_coef * value_loss, jnp.stack([policy_loss, value_loss, entropy, nothing, nothing, agreement])
+
+
+@functools.partial(jax.jit, static_argnums=(0, 1, 2))
+def update(net, h, imitate, params, opt_state, batch, plan):
     """One gradient step per minibatch of `plan` (its rows `index` into the rollout `batch`, and their
-    cells' `pairs`, all padded alike): (params, opt_state, mean [policy loss, value loss, entropy,
-    approximate KL, clip fraction])."""
+    cells' `pairs`, all padded alike): (params, opt_state, the minibatches' mean of each of STATS); the
+    loss is imitation_loss with `imitate` (no KL, no clip fraction: NaN), else ppo_loss. The agreement is the
+    share of the teacher's ids that are the network's argmax."""
     tx = optimizer(h)
-    grad = jax.grad(functools.partial(ppo_loss, net, h), has_aux=True)
+    grad = jax.grad(functools.partial(imitation_loss if imitate else ppo_loss, net, h), has_aux=True)
 
     def minibatch(carry, step):
         params, opt_state = carry
@@ -346,7 +417,9 @@ class Learner:
     def __init__(self, args, planes_shape, flat_size):
         self.args = args
         self.net = Policy(args.channels, args.layers, args.hidden)
-        self.hyper = Hyper(args.lr, args.max_grad_norm, args.clip, args.vf_coef, args.ent_coef)
+        self.hyper = Hyper(args.lr, args.max_grad_norm, args.clip, args.vf_coef, args.ent_coef,
+                           args.imitate_weight if args.imitate != "none" else 0.0)
+        self.imitation_hyper = self.hyper._replace(lr=args.imitate_lr)
         flat_size += planes_shape[0]  # network_flat adds each plane's mean
         self.params, self.opt_state = initial_state(self.net, self.hyper, tuple(planes_shape), flat_size, jax.random.PRNGKey(args.seed))
         self.key = jax.random.PRNGKey(args.seed + 1)
@@ -367,13 +440,14 @@ class Learner:
     def best(self, obs):
         return best(self.net, self.params, *self.inputs(obs))
 
-    def update(self, batch):
+    def update(self, batch, imitate=False):
         a = self.args
         shuffles = np.random.default_rng(np.asarray(self.next_key()))  # from the checkpointed key
         plan = minibatch_plan(batch, a.epochs, a.minibatches, shuffles)
         batch = dict(batch, flat=network_flat(batch["planes"], batch["flat"]))
-        self.params, self.opt_state, stats = update(self.net, self.hyper, self.params, self.opt_state, batch, plan)
-        return np.asarray(stats)
+        hyper = self.imitation_hyper if imitate else self.hyper
+        self.params, self.opt_state, stats = update(self.net, hyper, imitate, self.params, self.opt_state, batch, plan)
+        return np.array(stats)  # writable: the caller blanks what does not apply
 
 
 _split = jax.jit(lambda key: tuple(jax.random.split(key)))
@@ -408,6 +482,7 @@ class Trainer:
         self.restart = np.zeros(args.envs, bool)  # the next step only starts a new game there (its action ignored)
         self.finished = []  # (env reward, final margin) of games ended since the last evaluation
         self.phi = None  # the shaping potential of the current observations
+        self.pool = None  # the threads that ask the teachers
 
     def margin(self, flat):
         """Own points minus the best other seat's, from the learner's flat vectors [N, F]."""
@@ -425,8 +500,34 @@ class Trainer:
             margin[i] = scores[me] - max(v for seat, v in enumerate(scores) if seat != me)
         return margin
 
-    def rollout(self, stop):
-        """One rollout as a dict of arrays [T * N, ...]; None if `stop()` became true meanwhile."""
+    def teacher_ids(self, teacher, mask):
+        """The teacher's choice in every game waiting for the learner: not where a game only restarts (a game
+        that outgrew the window ended there, with legal actions the ids cannot name), which get 0.
+        `teacher` is a list of players, one per thread (a search bot releases the GIL while it thinks)."""
+        ids = np.zeros(len(mask), np.int64)
+        waiting = np.flatnonzero(mask.any(axis=1) & ~self.restart)
+
+        def ask(bot, part):
+            for i in part:
+                state = self.env.state(i)
+                ids[i] = meeple.Encoding.id_of(state, bot.choose(state))
+                if ids[i] < 0 or not mask[i, ids[i]]:
+                    raise RuntimeError(f"env {i}: the teacher {bot.name()} chose an action without a legal id")
+
+        if len(teacher) == 1:
+            ask(teacher[0], waiting)
+        else:
+            if self.pool is None:
+                self.pool = concurrent.futures.ThreadPoolExecutor(len(teacher))
+            for done in [self.pool.submit(ask, bot, waiting[k::len(teacher)]) for k, bot in enumerate(teacher)]:
+                done.result()
+        return ids
+
+    def rollout(self, stop, teacher=None, imitate=False):
+        """One rollout as a dict of arrays [T * N, ...]; None if `stop()` became true meanwhile. A `teacher`
+        (players, one per thread) labels every state with its choice ("teacher"); with `imitate` its choices
+        are also the actions played, and the returns are the teacher's (GAE's lambda 1: what the teacher's
+        games paid up to the rollout's end, the value's own estimate only beyond it)."""
         a, n = self.args, self.args.envs
         shape = (a.rollout, n)
         buf = {"planes": np.zeros((*shape, *self.obs["observation"].shape[1:]), np.uint8),
@@ -434,7 +535,7 @@ class Trainer:
                "mask": np.zeros((*shape, NUM_IDS), bool), "actions": np.zeros(shape, np.int32),
                "logp": np.zeros(shape, np.float32), "values": np.zeros(shape, np.float32),
                "rewards": np.zeros(shape, np.float32), "dones": np.zeros(shape, np.float32),
-               "valid": np.zeros(shape, np.float32)}
+               "valid": np.zeros(shape, np.float32), "teacher": np.zeros(shape, np.int32)}
         if a.margin_scale > 0 and self.phi is None:
             self.phi = self.potential(self.obs["flat"], self.restart)
         for t in range(a.rollout):
@@ -442,7 +543,9 @@ class Trainer:
                 return None
             obs = self.obs
             ids, logp, value = self.learner.act(obs)
-            ids = np.asarray(ids)
+            if teacher is not None:
+                buf["teacher"][t] = self.teacher_ids(teacher, obs["action_mask"])
+            ids = buf["teacher"][t] if imitate else np.asarray(ids)
             buf["planes"][t], buf["flat"][t], buf["mask"][t] = obs["observation"], obs["flat"], obs["action_mask"]
             buf["actions"][t], buf["logp"][t], buf["values"][t] = ids, logp, value
             buf["valid"][t] = ~self.restart
@@ -460,8 +563,9 @@ class Trainer:
                 self.finished.append((float(reward[i]), float(final[i])))
             self.restart = ended
         _, _, last_value = self.learner.act(self.obs)
-        adv, ret = gae(buf["rewards"], buf["values"], buf["dones"], np.asarray(last_value), a.gamma, a.lam)
-        batch = {k: buf[k] for k in ("planes", "flat", "mask", "actions", "logp", "valid")}
+        lam = 1.0 if imitate else a.lam
+        adv, ret = gae(buf["rewards"], buf["values"], buf["dones"], np.asarray(last_value), a.gamma, lam)
+        batch = {k: buf[k] for k in ("planes", "flat", "mask", "actions", "logp", "valid", "teacher")}
         batch["advantages"], batch["returns"] = adv, ret
         return {k: v.reshape(a.rollout * n, *v.shape[2:]) for k, v in batch.items()}
 
@@ -523,6 +627,7 @@ def save(out, learner, counters, rows, args):
     state["key"] = np.asarray(learner.key)
     state["counters"] = np.array(json.dumps(counters))
     state["settings"] = np.array(json.dumps({k: getattr(args, k) for k in NETWORK_SETTINGS}))
+    state["run_settings"] = np.array(json.dumps({k: getattr(args, k) for k in RUN_SETTINGS}))
     state["csv"] = np.array(csv_text(rows))
     atomic_write(os.path.join(out, "checkpoint.npz"), lambda f: np.savez(f, **state))
     atomic_write(os.path.join(out, "weights.npz"), lambda f: np.savez(f, **flat_params(learner.params["params"])))
@@ -536,7 +641,8 @@ def fail(message):
 
 
 def load(path, learner, args):
-    """Restores a checkpoint into `learner`; returns (counters, rows)."""
+    """Restores a checkpoint into `learner`; returns (counters, rows). A run resumed (not --evaluate-only)
+    must also keep RUN_SETTINGS (a checkpoint from before they were saved is not checked)."""
     try:
         z = np.load(path)
         settings = json.loads(str(z["settings"]))
@@ -546,9 +652,15 @@ def load(path, learner, args):
     except Exception as e:  # noqa: BLE001  whatever np.load meets in a damaged file, say which file
         fail(f"{path} is not a checkpoint of ppo.py ({type(e).__name__}: {e}); move it away or use another --out")
     ours = {k: getattr(args, k) for k in NETWORK_SETTINGS}
-    if settings != ours:
-        changed = ", ".join(f"--{k} {settings.get(k)} (not {v})" for k, v in ours.items() if settings.get(k) != v)
+    saved_run = json.loads(str(arrays["run_settings"])) if "run_settings" in arrays else {}
+    if not args.evaluate_only:
+        settings = {**settings, **saved_run}
+        ours.update({k: getattr(args, k) for k in saved_run})
+    if any(settings.get(k) != v for k, v in ours.items()):
+        changed = ", ".join(f"--{k.replace('_', '-')} {settings.get(k)} (not {v})" for k, v in ours.items() if settings.get(k) != v)
         fail(f"{path} was trained with {changed}: use those settings, or another --out for a new run")
+    if args.evaluate_only and args.eval_seed == saved_run.get("eval_seed", WATCHED_SEED):
+        fail(f"--eval-seed {args.eval_seed} gives the games {path} was evaluated on during training: choose another")
     names = flat_params(learner.params["params"])
     leaves, treedef = jax.tree_util.tree_flatten(learner.opt_state)
     wanted = [f"params/{k}" for k in names] + [f"opt/{i}" for i in range(len(leaves))] + ["key"]
@@ -572,7 +684,7 @@ def unflatten(flat):
     return tree
 
 
-def plot(rows, path, opponent):
+def plot(rows, path, opponent, teacher=None):
     import matplotlib
 
     matplotlib.use("Agg")
@@ -586,10 +698,14 @@ def plot(rows, path, opponent):
         hi = np.array([float(r[f"high_{name}"]) for r in rows]) * 100
         ax.errorbar(steps, y, yerr=[y - lo, hi - y], marker="o", capsize=3, label=f"against {name}")
     ax.axhline(50, color="grey", lw=0.8, ls="--")
+    imitated = [int(r["steps"]) for r in rows if r.get("phase") == "imitate"]
+    if imitated:
+        ax.axvline(max(imitated), color="grey", lw=0.8, ls=":", label="imitation ends, PPO begins")
     ax.set_ylim(0, 100)
     ax.set_xlabel("training steps (learner decisions)")
     ax.set_ylabel("win % (argmax policy, Wilson 95% interval)")
-    ax.set_title(f"masked PPO trained against {opponent}, {rows[-1]['eval_games']} games a point")
+    ax.set_title(f"masked PPO trained against {opponent}{f' after imitating {teacher}' if teacher else ''}, "
+                 f"{rows[-1]['eval_games']} games a point")
     ax.grid(alpha=0.3)
     ax.legend()
     fig.tight_layout()
@@ -603,20 +719,41 @@ def main(argv=None):
     args = parse_args(argv)
     from tqdm import tqdm
 
-    os.makedirs(args.out, exist_ok=True)
+    if not args.evaluate_only:
+        os.makedirs(args.out, exist_ok=True)
     encoding = meeple.Encoding(args.players)
     learner = Learner(args, encoding.plane_shape, encoding.flat_size)
     checkpoint = os.path.join(args.out, "checkpoint.npz")
-    counters, rows = {"steps": 0, "updates": 0, "seconds": 0.0, "next_eval": 0}, []
+    counters, rows = {"steps": 0, "updates": 0, "seconds": 0.0, "next_eval": 0, "imitated": 0}, []
     if os.path.exists(checkpoint):
         counters, rows = load(checkpoint, learner, args)
-        print(f"resuming {checkpoint}: {counters['steps']} steps, {counters['updates']} updates, "
+        counters.setdefault("imitated", 0)
+        print(f"{'loaded' if args.evaluate_only else 'resuming'} {checkpoint}: {counters['steps']} steps, {counters['updates']} updates, "
               f"{counters['seconds'] / 60:.1f} minutes", flush=True)
-    # Fresh games on every resume (the games in progress are not saved): seeded by the update count.
-    trainer = Trainer(args, learner, env_seed=args.seed * 1_000_003 + counters["updates"])
     rules = f"players={args.players}"
     judges = {name: VectorEnv(num_envs=min(args.eval_envs, args.eval_games), rules=rules, opponents=[name],
                               seed=1, threads=args.threads) for name in ("greedy", "heuristic")}
+    if args.evaluate_only:
+        if not os.path.exists(checkpoint):
+            fail(f"--evaluate-only: {checkpoint} does not exist (train a run into --out first)")
+        for name, env in judges.items():
+            win, wins, games = evaluate(learner, env, args.eval_games, seed=args.eval_seed)
+            lo, hi = meeple.wilson(wins, games)
+            print(f"{args.out} at {counters['steps']} steps against {name}: {100 * win:.1f}% "
+                  f"[{100 * lo:.1f}, {100 * hi:.1f}] of {games} games from seed {args.eval_seed}", flush=True)
+        return 0
+    # Fresh games on every resume (the games in progress are not saved): seeded by the update count.
+    trainer = Trainer(args, learner, env_seed=args.seed * 1_000_003 + counters["updates"])
+
+    threads = args.threads or os.cpu_count() or 1
+    teacher = None if args.imitate == "none" else [meeple.make_player(args.imitate, args.seed * 1000 + k) for k in range(threads)]
+    # Imitation comes first or not at all: never on top of PPO.
+    imitating = lambda: (teacher is not None and counters["imitated"] == counters["steps"]  # noqa: E731
+                         and counters["imitated"] < args.imitate_steps)
+
+    def phase():
+        """What trained the network so far: nothing (start), only imitation, or PPO too."""
+        return "start" if not counters["steps"] else "imitate" if counters["imitated"] == counters["steps"] else "ppo"
 
     stopping = {"now": False}
 
@@ -635,20 +772,19 @@ def main(argv=None):
 
     def evaluation():
         nonlocal window_start
-        results = {name: evaluate(learner, env, args.eval_games, seed=12345) for name, env in judges.items()}
+        results = {name: evaluate(learner, env, args.eval_games, seed=args.eval_seed) for name, env in judges.items()}
         done = trainer.finished
         rate = (counters["steps"] - window_start[0]) / max(elapsed() - window_start[1], 1e-9)
         row = {"steps": counters["steps"], "updates": counters["updates"], "wall_seconds": round(elapsed(), 1),
                "steps_per_second": round(rate, 1), "eval_games": results["greedy"][2],
                "mean_reward": round(float(np.mean([r for r, _ in done])), 4) if done else "",
                "mean_margin": round(float(np.mean([m for _, m in done])), 2) if done else "",
-               "train_episodes": len(done)}
+               "train_episodes": len(done), "phase": phase()}
         for name, (win, wins, games) in results.items():
             lo, hi = meeple.wilson(wins, games)
             row.update({f"win_{name}": round(win, 4), f"low_{name}": round(lo, 4), f"high_{name}": round(hi, 4)})
-        for k, v in zip(("policy_loss", "value_loss", "entropy", "approx_kl", "clip_fraction"),
-                        stats if stats is not None else [""] * 5):
-            row[k] = v if v == "" else round(float(v), 5)
+        for k, v in zip(STATS, stats if stats is not None else [np.nan] * len(STATS)):
+            row[k] = "" if np.isnan(v) else round(float(v), 5)
         rows.append(row)
         trainer.finished = []
         window_start = (counters["steps"], elapsed())
@@ -657,7 +793,7 @@ def main(argv=None):
                   f"heuristic {100 * row['win_heuristic']:5.1f}% [{100 * row['low_heuristic']:.1f}, {100 * row['high_heuristic']:.1f}]  "
                   f"margin {row['mean_margin']}")
         sys.stdout.flush()  # a log file sees each evaluation as it comes
-        plot(rows, os.path.join(args.out, "progress.png"), args.opponent)
+        plot(rows, os.path.join(args.out, "progress.png"), args.opponent, teacher and args.imitate)
 
     def checkpoint_now():
         nonlocal last_checkpoint
@@ -673,14 +809,22 @@ def main(argv=None):
                 checkpoint_now()
             if not budget_left():
                 break
-            batch = trainer.rollout(lambda: stopping["now"])
+            imitate = imitating()
+            labels = imitate or (teacher is not None and args.imitate_weight > 0)
+            batch = trainer.rollout(lambda: stopping["now"], teacher if labels else None, imitate)
             if batch is None:
                 break
-            stats = learner.update(batch)
+            stats = learner.update(batch, imitate)
+            if not labels:
+                stats[STATS.index("agreement")] = np.nan  # no teacher: nothing to agree with
             counters["steps"] += args.envs * args.rollout
+            counters["imitated"] += args.envs * args.rollout if imitate else 0
             counters["updates"] += 1
+            if imitate and not imitating():
+                counters["next_eval"] = counters["steps"]  # a point where imitation ends
             bar.update(args.envs * args.rollout)
-            bar.set_postfix(min=f"{elapsed() / 60:.1f}", ent=f"{stats[2]:.2f}", kl=f"{stats[3]:.3f}")
+            bar.set_postfix(min=f"{elapsed() / 60:.1f}", ent=f"{stats[2]:.2f}",
+                            **({} if imitate else {"kl": f"{stats[3]:.3f}"}), **({"agree": f"{stats[5]:.2f}"} if labels else {}))
             if time.monotonic() - last_checkpoint > args.checkpoint_minutes * 60:
                 checkpoint_now()
         if not stopping["now"] and (not rows or int(rows[-1]["steps"]) != counters["steps"]):

@@ -236,3 +236,135 @@ def test_gae_stops_at_the_end_of_a_game():
     d0 = 0.0 + 0.9 * 0.4 - 0.2
     assert np.allclose(adv[:, 0], [d0 + 0.45 * d1, d1, -9.0, d3])
     assert np.allclose(ret, adv + values)
+
+
+class Recording:
+    """A teacher that answers as `bot` does and keeps (the id of each state it was asked about, its answer).
+    `first=True`: the first legal action, the same every time (to compare one teacher with several)."""
+
+    def __init__(self, asked, first=False):
+        self.bot, self.asked, self.first = meeple.make_player("heuristic", 0), asked, first
+
+    def name(self):
+        return "recording"
+
+    def choose(self, state):
+        action = state.legal_actions()[0] if self.first else self.bot.choose(state)
+        self.asked.append((id(state), meeple.Encoding.id_of(state, action)))
+        return action
+
+
+def small_trainer(tmp_path, *extra, seed=7):
+    enc = meeple.Encoding(2)
+    args = ppo.parse_args(["--out", str(tmp_path), *TINY, "--imitate", "heuristic", "--envs", "4", "--rollout", "8", *extra])
+    learner = ppo.Learner(args, enc.plane_shape, enc.flat_size)
+    return learner, ppo.Trainer(args, learner, env_seed=seed)
+
+
+def test_imitation_plays_the_teachers_actions_and_learns_them(tmp_path):
+    """With `imitate` the rollout's actions are the teacher's own choices, asked once per decision in order,
+    each legal; imitation's updates raise the network's agreement with them."""
+    learner, trainer = small_trainer(tmp_path)
+    asked = []
+    batch = trainer.rollout(lambda: False, [Recording(asked)], imitate=True)
+    said = [i for _, i in asked]
+    valid = batch["valid"] > 0  # the steps where a game waited for the learner: one question each, in order
+    assert len(said) == valid.sum() > 0 and list(batch["actions"][valid]) == said == list(batch["teacher"][valid])
+    assert batch["mask"][np.flatnonzero(valid), batch["actions"][valid]].all()
+    stats = [learner.update(batch, imitate=True) for _ in range(40)]
+    loss, agreement = [s[0] for s in stats], [s[ppo.STATS.index("agreement")] for s in stats]
+    assert np.isnan(stats[0][ppo.STATS.index("approx_kl")])  # no ratio in imitation
+    assert loss[-1] < 0.5 * loss[0] and agreement[-1] > agreement[0] and agreement[-1] >= 0.8
+
+
+def test_the_teacher_is_not_asked_where_a_game_only_restarts(tmp_path):
+    """A game that ended (perhaps outgrowing the window, with legal actions the ids cannot name) is not
+    asked about: its row gets id 0, which the environment ignores."""
+    _, trainer = small_trainer(tmp_path)
+    mask = trainer.obs["action_mask"]
+    assert mask.any(axis=1).all()
+    trainer.restart[:] = [True, False, True, False]
+    asked = []
+    ids = trainer.teacher_ids([Recording(asked)], mask)
+    assert len(asked) == 2 and ids[0] == ids[2] == 0 and mask[[1, 3], ids[[1, 3]]].all()
+
+
+def test_several_teacher_threads_label_as_one_teacher_does(tmp_path):
+    _, trainer = small_trainer(tmp_path, "--envs", "9")
+    mask = trainer.obs["action_mask"]
+    one = trainer.teacher_ids([Recording([], first=True)], mask)
+    asked = [[], [], []]
+    three = trainer.teacher_ids([Recording(a, first=True) for a in asked], mask)
+    assert (one == three).all() and sorted(len(a) for a in asked) == [3, 3, 3]
+
+
+def test_after_imitation_the_teacher_labels_the_states_the_policy_visits_and_pulls_the_policy(tmp_path):
+    """PPO's rollouts with a teacher: the learner's sampled actions are played, and the teacher's choice at each
+    state is kept beside them; with --imitate-weight the updates move the policy toward those labels, which
+    PPO alone (weight 0, same network, same batch) does far less."""
+    learner, trainer = small_trainer(tmp_path)
+    asked = []
+    batch = trainer.rollout(lambda: False, [Recording(asked)])
+    valid = batch["valid"] > 0
+    assert list(batch["teacher"][valid]) == [i for _, i in asked]
+    assert batch["mask"][np.flatnonzero(valid), batch["actions"][valid]].all()
+    assert (batch["actions"][valid] != batch["teacher"][valid]).any()  # an untrained policy's own choices
+    agreement = {}
+    for weight in (0.0, 2.0):
+        enc = meeple.Encoding(2)
+        args = ppo.parse_args(["--out", str(tmp_path), *TINY, "--imitate", "heuristic", "--imitate-weight", str(weight)])
+        pupil = ppo.Learner(args, enc.plane_shape, enc.flat_size)
+        pupil.params = learner.params
+        agreement[weight] = [pupil.update(batch)[ppo.STATS.index("agreement")] for _ in range(30)][-1]
+    assert agreement[2.0] >= 0.7 and agreement[2.0] > agreement[0.0] + 0.2
+
+
+def test_a_run_imitates_first_then_trains_with_ppo_and_resumes_in_either_phase(tmp_path, capsys):
+    out = tmp_path / "run"
+    run = ["--out", str(out), *TINY, "--imitate", "heuristic", "--imitate-steps", str(2 * STEPS_PER_UPDATE),
+           "--eval-every", str(10 * STEPS_PER_UPDATE)]
+    assert ppo.main([*run, "--steps", str(STEPS_PER_UPDATE)]) == 0
+    assert [r["phase"] for r in rows(out)] == ["start", "imitate"]
+    # Resumed mid-imitation: imitation goes on, an evaluation falls where it ends, then PPO.
+    assert ppo.main([*run, "--steps", str(3 * STEPS_PER_UPDATE)]) == 0
+    table = rows(out)
+    assert [(r["phase"], int(r["steps"])) for r in table] == [
+        ("start", 0), ("imitate", STEPS_PER_UPDATE), ("imitate", 2 * STEPS_PER_UPDATE), ("ppo", 3 * STEPS_PER_UPDATE)]
+    assert table[2]["approx_kl"] == "" and 0 <= float(table[2]["agreement"]) <= 1
+    assert table[3]["approx_kl"] != "" and 0 <= float(table[3]["agreement"]) <= 1
+    assert counters(out)["imitated"] == 2 * STEPS_PER_UPDATE
+    # A resume must keep how the run imitates and what it is evaluated on.
+    for changed in (["--imitate", "none"], ["--imitate-steps", "5"], ["--imitate-weight", "0"], ["--eval-seed", "3"]):
+        with pytest.raises(SystemExit) as e:
+            ppo.main([*run, "--steps", str(4 * STEPS_PER_UPDATE), *changed])
+        assert e.value.code == 2 and changed[0] in capsys.readouterr().err, changed
+    assert counters(out)["steps"] == 3 * STEPS_PER_UPDATE
+    # The trained run judged on other games, with nothing written; never on the games it was watched on.
+    before = {f.name: f.read_bytes() for f in out.iterdir()}
+    assert ppo.main(["--out", str(out), *TINY, "--evaluate-only", "--eval-seed", "99", "--eval-games", "4"]) == 0
+    printed = capsys.readouterr().out
+    assert "against greedy" in printed and "against heuristic" in printed and "of 4 games from seed 99" in printed
+    for bad, message in ((["--eval-seed", "12345"], "evaluated on during training"), ([], "needs --eval-seed")):
+        with pytest.raises(SystemExit) as e:
+            ppo.main(["--out", str(out), *TINY, "--evaluate-only", *bad])
+        assert e.value.code == 2 and message in capsys.readouterr().err
+    assert {f.name: f.read_bytes() for f in out.iterdir()} == before
+    with pytest.raises(SystemExit) as e:
+        ppo.main(["--out", str(tmp_path / "nothing"), *TINY, "--evaluate-only", "--eval-seed", "5"])
+    assert e.value.code == 2 and "does not exist" in capsys.readouterr().err and not (tmp_path / "nothing").exists()
+    for bad in (["--imitate", "no_such_bot"], ["--imitate-steps", "-1"], ["--imitate-lr", "0"], ["--imitate-weight", "-1"]):
+        with pytest.raises(SystemExit) as e:
+            ppo.main(["--out", str(tmp_path / "bad"), *TINY, *bad])
+        assert e.value.code == 2, bad
+
+
+def test_a_pure_ppo_run_is_not_turned_into_imitation_on_resume(tmp_path):
+    """--imitate given to a run that has done PPO (an old checkpoint without the settings saved, here made by
+    dropping them) never imitates on top of PPO."""
+    out = tmp_path / "run"
+    assert ppo.main(["--out", str(out), *TINY, "--steps", str(STEPS_PER_UPDATE)]) == 0
+    with np.load(out / "checkpoint.npz") as z:
+        old = {k: z[k] for k in z.files if k != "run_settings"}
+    np.savez(out / "checkpoint.npz", **old)
+    assert ppo.main(["--out", str(out), *TINY, "--steps", str(2 * STEPS_PER_UPDATE), "--imitate", "heuristic"]) == 0
+    assert [r["phase"] for r in rows(out)] == ["start", "ppo", "ppo"] and counters(out)["imitated"] == 0
