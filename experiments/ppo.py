@@ -357,7 +357,8 @@ def ppo_loss(net, h, params, planes, mb):
         loss -= h.imitate_weight * mean(chosen(logp_all, mb["teacher"]))
     approx_kl = mean((ratio - 1) - (logp - mb["logp"]))
     clip_fraction = mean(jnp.abs(ratio - 1) > h.clip)
-    agreement = mean(jnp.argmax(logp_all, axis=-1) == mb["teacher"])  # meaningful only with a teacher's labels
+    # Only with a teacher's labels: without, their array is zeros, and the argmax over every id would be wasted.
+    agreement = mean(jnp.argmax(logp_all, axis=-1) == mb["teacher"]) if h.imitate_weight else jnp.full((), jnp.nan)
     return loss, jnp.stack([policy_loss, value_loss, entropy, approx_kl, clip_fraction, agreement])
 
 
@@ -447,7 +448,7 @@ class Learner:
         batch = dict(batch, flat=network_flat(batch["planes"], batch["flat"]))
         hyper = self.imitation_hyper if imitate else self.hyper
         self.params, self.opt_state, stats = update(self.net, hyper, imitate, self.params, self.opt_state, batch, plan)
-        return np.array(stats)  # writable: the caller blanks what does not apply
+        return np.asarray(stats)
 
 
 _split = jax.jit(lambda key: tuple(jax.random.split(key)))
@@ -815,8 +816,6 @@ def main(argv=None):
             if batch is None:
                 break
             stats = learner.update(batch, imitate)
-            if not labels:
-                stats[STATS.index("agreement")] = np.nan  # no teacher: nothing to agree with
             counters["steps"] += args.envs * args.rollout
             counters["imitated"] += args.envs * args.rollout if imitate else 0
             counters["updates"] += 1

@@ -315,7 +315,10 @@ def test_after_imitation_the_teacher_labels_the_states_the_policy_visits_and_pul
         args = ppo.parse_args(["--out", str(tmp_path), *TINY, "--imitate", "heuristic", "--imitate-weight", str(weight)])
         pupil = ppo.Learner(args, enc.plane_shape, enc.flat_size)
         pupil.params = learner.params
-        agreement[weight] = [pupil.update(batch)[ppo.STATS.index("agreement")] for _ in range(30)][-1]
+        stats = [pupil.update(batch) for _ in range(30)]
+        assert np.isnan(stats[-1][ppo.STATS.index("agreement")]) == (weight == 0)  # no labels used: none reported
+        best = np.asarray(pupil.best({"observation": batch["planes"], "flat": batch["flat"], "action_mask": batch["mask"]}))
+        agreement[weight] = (best[valid] == batch["teacher"][valid]).mean()
     assert agreement[2.0] >= 0.7 and agreement[2.0] > agreement[0.0] + 0.2
 
 
