@@ -1,6 +1,7 @@
 #include "meeple/ai/evaluator.h"
 
 #include <bit>
+#include <limits>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
@@ -29,6 +30,40 @@ std::string feature_list() {
 }
 
 }  // namespace
+
+PlayerValues turn_end_points(const Evaluator& evaluator, const State& state) {
+  const int turn_player = state.turn_player();
+  const auto finish = [&](const auto& self, const State& s) -> PlayerValues {
+    if (s.is_terminal()) return points_of(s);
+    if (s.is_chance() || s.turn_player() != turn_player) return evaluator.evaluate(s);
+    ActionList actions;
+    s.legal_actions(actions);
+    const int me = s.current_player();
+    PlayerValues best{};
+    double best_margin = -std::numeric_limits<double>::infinity();
+    for (Action a : actions) {
+      State next = s;
+      next.apply(a);
+      const PlayerValues v = self(self, next);
+      if (const double m = margin(v, me, s.num_players()); m > best_margin) {
+        best_margin = m;
+        best = v;
+      }
+    }
+    return best;
+  };
+  return finish(finish, state);
+}
+
+PlayerValues leaf_points(const Evaluator& evaluator, const State& state) {
+  switch (state.phase()) {
+    case Phase::kTurnStart:
+    case Phase::kDraw:
+    case Phase::kPlace:
+    case Phase::kAbbeyRound: return evaluator.evaluate(state);
+    default: return turn_end_points(evaluator, state);
+  }
+}
 
 PlayerValues EndNowEvaluator::evaluate(const State& state) const {
   const auto scores = state.final_scores_if_ended_now();

@@ -84,12 +84,13 @@ struct MctsPlayer::NetScratch {
     std::array<float, kMaxActions> priors;
     PlayerValues values;
   };
-  NetScratch(const PolicyValueNet& net, int batch, const State& state) : workspace(net, batch) {
+  NetScratch(const PolicyValueNet& net, int batch, const State& state) : workspace(net, batch), drawn(state) {
     leaves.reserve(static_cast<size_t>(batch));
     for (int i = 0; i < batch; ++i) leaves.emplace_back(state);
     queries.resize(static_cast<size_t>(batch));
   }
   PolicyValueNet::Workspace workspace;
+  Leaf drawn;  // chance=sample: a drawn tile's decision, expanded during a descent
   std::vector<Leaf> leaves;
   std::vector<PolicyValueNet::Query> queries;
 };
@@ -163,7 +164,7 @@ class MctsPlayer::Search {
           break;
         }
         NetScratch::Leaf& leaf = scratch.leaves[static_cast<size_t>(leaves)];
-        switch (descend(leaf, rng, arena)) {
+        switch (descend(scratch, leaf, rng, arena)) {
           case Descent::kLeaf: ++leaves; break;
           case Descent::kTerminal: back_up(leaf.path, rewards(points_of(leaf.state), leaf.state.num_players())); break;
           case Descent::kCollision:
@@ -186,7 +187,7 @@ class MctsPlayer::Search {
   // From the root to a leaf, counting a visit and a virtual loss on every node on the way: a finished
   // game, a leaf this descent claims (pending) or one that cannot be expanded (no room: valued only), or a
   // collision with a pending leaf (or a tile draw another worker is expanding).
-  Descent descend(NetScratch::Leaf& leaf, Rng& rng, NodeArena& arena) {
+  Descent descend(NetScratch& scratch, NetScratch::Leaf& leaf, Rng& rng, NodeArena& arena) {
     State& s = leaf.state;
     s = tree_.root_state;
     Node* node = tree_.root;
@@ -198,11 +199,25 @@ class MctsPlayer::Search {
       if (s.is_terminal()) return Descent::kTerminal;
       uint8_t e = node->expansion.load(std::memory_order_acquire);
       // A fresh tile draw needs no network (its outcomes are the tiles left): expand it here and go on to a
-      // drawn tile, so that the network only values decisions with a tile in hand, the positions it is
-      // trained on, and no simulation is spent on the position before the draw.
+      // drawn tile, so that the network only values decisions, the positions it is trained on, and no
+      // simulation is spent on the position before the draw.
       if (e == Node::kLeaf && s.is_chance() && node->expansion.compare_exchange_strong(e, Node::kExpanding, std::memory_order_acq_rel)) {
         e = expand_chance(*node, s, arena) ? Node::kExpanded : Node::kNoRoom;
         node->expansion.store(e, std::memory_order_release);
+      }
+      // chance=sample: a drawn tile's first visit goes on as well. Its decision is expanded here (the
+      // network's priors from a call of its own) and the descent continues to one of its actions, so that
+      // leaves are positions after a decision, as search without a network has them: a tile in hand is the
+      // position whose value is hardest to tell before it is placed.
+      if (e == Node::kLeaf && o_.chance == MctsOptions::Chance::kSample && leaf.path.size() >= 2 &&
+          leaf.path[leaf.path.size() - 2]->chance && node->expansion.compare_exchange_strong(e, Node::kExpanding, std::memory_order_acq_rel)) {
+        NetScratch::Leaf& drawn = scratch.drawn;
+        drawn.state = s;
+        drawn.expand = true;
+        const PolicyValueNet::Query query = query_of(drawn);
+        if (query.priors) net_->evaluate(std::span(&query, 1), scratch.workspace);  // policy= gives them otherwise
+        expand_leaf(drawn, *node, arena);
+        e = node->expansion.load(std::memory_order_acquire);
       }
       if (e == Node::kLeaf && node->expansion.compare_exchange_strong(e, Node::kPending, std::memory_order_acq_rel)) {
         leaf.expand = true;
@@ -425,7 +440,7 @@ class MctsPlayer::Search {
   PlayerValues leaf_rewards(State& s, Rng& rng, bool drawn) const {
     if (!s.is_terminal()) {
       if (o_.leaf == MctsOptions::Leaf::kEval && o_.finish_turn && !drawn && !s.is_chance())
-        return rewards(turn_end_points(s, s.turn_player()), s.num_players());
+        return rewards(turn_end_points(evaluator_, s), s.num_players());
       if (o_.leaf == MctsOptions::Leaf::kEval) return rewards(evaluator_.evaluate(s), s.num_players());
       int turns_left = o_.leaf == MctsOptions::Leaf::kTruncated ? o_.rollout_turns : -1;
       int turn = s.turn_player();
@@ -443,29 +458,6 @@ class MctsPlayer::Search {
       if (!s.is_terminal()) return rewards(evaluator_.evaluate(s), s.num_players());
     }
     return rewards(points_of(s), s.num_players());
-  }
-
-  // The evaluator's points at the end of `turn_player`'s turn, its remaining decisions (a deploy after a
-  // placement, the Count's or a wagon's move) each taken by its decider as the one-ply heuristic would.
-  // The turn ends at the next draw, or where another player's turn starts (the abbey round).
-  PlayerValues turn_end_points(const State& s, int turn_player) const {
-    if (s.is_terminal()) return points_of(s);
-    if (s.is_chance() || s.turn_player() != turn_player) return evaluator_.evaluate(s);
-    ActionList actions;
-    s.legal_actions(actions);
-    const int me = s.current_player();
-    PlayerValues best{};
-    double best_margin = -std::numeric_limits<double>::infinity();
-    for (Action a : actions) {
-      State next = s;
-      next.apply(a);
-      const PlayerValues v = turn_end_points(next, turn_player);
-      if (const double m = margin(v, me, s.num_players()); m > best_margin) {
-        best_margin = m;
-        best = v;
-      }
-    }
-    return best;
   }
 
   PlayerValues rewards(const PlayerValues& points, int players) const {
@@ -534,7 +526,6 @@ MctsPlayer::MctsPlayer(MctsOptions options)
       throw std::invalid_argument("mcts: net_value= mixes values of one scale: the network's reward scale is " +
                                   std::to_string(options_.network->reward_scale()) + ", scale= is " +
                                   std::to_string(options_.reward_scale) + " (give scale= the network's)");
-    options_.chance = MctsOptions::Chance::kFull;  // the network reads the tile in hand
     if (!options_.evaluator) options_.reward_scale = options_.network->reward_scale();
   }
 }
@@ -897,7 +888,8 @@ MctsPlayer::Profile MctsPlayer::profile() const {
 // Whether a node's first visit went on to one of its children rather than ending its simulation there:
 // a drawn tile under chance=sample (simulate), a tile draw with a network (descend).
 bool MctsPlayer::first_visit_passed(const Node& parent, const Node& child) const {
-  return options_.network ? child.chance : parent.chance && options_.chance == MctsOptions::Chance::kSample;
+  const bool drawn_passed = parent.chance && options_.chance == MctsOptions::Chance::kSample;
+  return options_.network ? child.chance || drawn_passed : drawn_passed;
 }
 
 std::string MctsPlayer::verify_tree() const {

@@ -100,7 +100,8 @@ std::string shape_text(const std::vector<Index>& shape) {
 // ---- Weights ----
 
 PolicyValueNet::PolicyValueNet(std::string name, const Rules& rules, const NetworkShape& shape)
-    : name_(std::move(name)), rules_(rules), shape_(shape), encoding_(rules.players) {
+    : name_(std::move(name)), rules_(rules), shape_(shape),
+      value_base_(shape.value_base.empty() ? nullptr : make_evaluator(shape.value_base)), encoding_(rules.players) {
   const Index k = shape.channels, hf = shape.flat_hidden, g = shape.global_hidden;
   const auto dense = [](Dense& d, Index inputs, Index outputs) {
     d.kernel.setZero(inputs, outputs);
@@ -200,6 +201,16 @@ PolicyValueNet PolicyValueNet::from_json(std::string_view text, const std::strin
   if (!scale.is_number() || !(scale.get<double>() > 0) || !std::isfinite(scale.get<double>()))
     fail("reward_scale must be a positive number, got " + excerpt_json(scale));
   shape.reward_scale = scale.get<double>();
+  if (j.contains("value_base")) {
+    if (!j["value_base"].is_string() || j["value_base"].get<std::string>().empty())
+      fail("value_base must be an evaluator spec such as \"trained\", got " + excerpt_json(j["value_base"]));
+    shape.value_base = j["value_base"].get<std::string>();
+    try {
+      make_evaluator(shape.value_base)->check_rules(rules);
+    } catch (const std::invalid_argument& e) {
+      fail(std::string("value_base: ") + e.what());
+    }
+  }
   const nlohmann::json& tensors = field("tensors");
   if (!tensors.is_object()) fail("tensors must be an object of {\"shape\": [...], \"data\": [...]} by name");
 
@@ -260,6 +271,7 @@ std::string PolicyValueNet::to_json() const {
   j["flat_hidden"] = shape_.flat_hidden;
   j["global_hidden"] = shape_.global_hidden;
   j["reward_scale"] = shape_.reward_scale;
+  if (!shape_.value_base.empty()) j["value_base"] = shape_.value_base;
   nlohmann::ordered_json tensors = nlohmann::ordered_json::object();
   for_each_tensor(*this, [&](const std::string& name, const auto& t) {
     constexpr bool kVector = std::decay_t<decltype(t)>::ColsAtCompileTime == 1;
@@ -278,6 +290,13 @@ void PolicyValueNet::check_rules(const Rules& rules) const {
                                 std::to_string(rules.players) + "; train a network for these rules");
   if (const std::string why = rules_mismatch("network '" + excerpt(name_) + "'", rules_, rules); !why.empty())
     throw std::invalid_argument(why + "; train a network for these rules");
+  if (value_base_) value_base_->check_rules(rules);
+}
+
+void PolicyValueNet::base_terms(const State& s, int observer, float* out) const {
+  const PlayerValues points = leaf_points(*value_base_, s);
+  const int n = players();
+  for (int k = 0; k < n; ++k) out[k] = static_cast<float>(margin(points, (observer + k) % n, n) / shape_.reward_scale);
 }
 
 std::shared_ptr<const PolicyValueNet> shipped_network() {
@@ -341,6 +360,7 @@ std::string random_network_json(const Rules& rules, const NetworkShape& shape, u
   j["flat_hidden"] = hf;
   j["global_hidden"] = g;
   j["reward_scale"] = shape.reward_scale;
+  if (!shape.value_base.empty()) j["value_base"] = shape.value_base;
   j["tensors"] = std::move(tensors);
   return j.dump();
 }
@@ -358,6 +378,7 @@ struct PolicyValueNet::Workspace::Buffers {
     global_in.resize(3 * k + hf, batch);
     global.resize(g, batch);
     values.resize(n.players(), batch);
+    base.setZero(n.players(), batch);
     first.resize(static_cast<size_t>(batch) + 1);
     last.resize(static_cast<size_t>(batch));
     windows.resize(static_cast<size_t>(batch));
@@ -381,7 +402,7 @@ struct PolicyValueNet::Workspace::Buffers {
   std::vector<float> flat;
   std::array<float, kFeatureBufferSize> hand;
   // One column per position.
-  Eigen::MatrixXf x_flat, f, to_cell, global_in, global, values;
+  Eigen::MatrixXf x_flat, f, to_cell, global_in, global, values, base;  // base: the value base's terms
   // One column per candidate cell, the positions' cells one after another.
   Eigen::MatrixXf h, t;
   // The nonzero plane values of each cell around the candidates (of the position being read): cell c's are
@@ -532,7 +553,7 @@ void PolicyValueNet::backbone(Workspace::Buffers& w, int batch) const {
   g = (g.colwise() + global_.bias).cwiseMax(0.0f);
   auto v = w.values.leftCols(batch);
   product(v, value_.kernel.transpose(), g);
-  v = (v.colwise() + value_.bias).array().tanh().matrix();
+  v = ((v.colwise() + value_.bias) + w.base.leftCols(batch)).array().tanh().matrix();
 }
 
 void PolicyValueNet::evaluate(std::span<const Query> queries, Workspace& workspace) const {
@@ -561,6 +582,7 @@ void PolicyValueNet::evaluate(std::span<const Query> queries, Workspace& workspa
       for (int k = 0; k < players; ++k)
         std::copy_n(w.hand.data() + ((observer + k) % players) * kNumFeatures, kNumFeatures, x + flat_size + k * kNumFeatures);
     }
+    if (value_base_) base_terms(s, observer, w.base.col(b).data());
     w.first[static_cast<size_t>(b)] = cells;
     cells = read_cells(w, b, cells);
   }
@@ -675,7 +697,10 @@ PolicyValueNet::Outputs PolicyValueNet::evaluate_reference(const State& s) const
   for (int o = 0; o < g; ++o) global[static_cast<size_t>(o)] = relu(layer(global_, global_in, o));
 
   Outputs out;
-  for (int seat = 0; seat < n; ++seat) out.values.push_back(static_cast<float>(std::tanh(layer(value_, global, seat))));
+  std::vector<float> base(static_cast<size_t>(n), 0.0f);
+  if (value_base_) base_terms(s, observer, base.data());
+  for (int seat = 0; seat < n; ++seat)
+    out.values.push_back(static_cast<float>(std::tanh(layer(value_, global, seat) + base[static_cast<size_t>(seat)])));
   out.logits.assign(static_cast<size_t>(Encoding::num_action_ids()), -std::numeric_limits<float>::infinity());
   for (size_t i = 0; i < cells.size(); ++i) {
     for (int r = 0; r < 4; ++r)

@@ -87,7 +87,7 @@ PolicyData generate_policy_data(const Rules& rules, const std::vector<GameSpec>&
     std::vector<int16_t> in_hand;
     std::vector<int32_t> counts;   // actions per decision
     std::vector<int64_t> entries;  // nonzero plane bytes per decision
-    std::vector<float> features, action_features, flat;
+    std::vector<float> features, leaf_points, action_features, flat;
     std::vector<int32_t> action_id, visits, plane_index;
     std::vector<float> action_value;
     std::vector<uint8_t> plane_value;
@@ -95,6 +95,7 @@ PolicyData generate_policy_data(const Rules& rules, const std::vector<GameSpec>&
   };
   std::vector<Game> played(games.size());
   const Encoding encoding(rules.players);
+  const std::shared_ptr<const Evaluator> shipped = make_evaluator("trained");
   std::mutex mutex;
   int finished = 0;
   for_each_game(games.size(), jobs, stop, [&](size_t g) {
@@ -123,6 +124,8 @@ PolicyData generate_policy_data(const Rules& rules, const std::vector<GameSpec>&
       size_t at = game.features.size();
       game.features.resize(at + static_cast<size_t>(s.num_players()) * kNumFeatures);
       extract_features(s, std::span<float>(game.features).subspan(at));
+      const PlayerValues base = leaf_points(*shipped, s);
+      for (int p = 0; p < s.num_players(); ++p) game.leaf_points.push_back(static_cast<float>(base[static_cast<size_t>(p)]));
       at = game.action_features.size();
       game.action_features.resize(at + static_cast<size_t>(actions.size) * kNumActionFeatures);
       extract_action_features(s, actions, std::span<float>(game.action_features).subspan(at));
@@ -155,6 +158,7 @@ PolicyData generate_policy_data(const Rules& rules, const std::vector<GameSpec>&
     append(data.to_move, game.to_move);
     append(data.in_hand, game.in_hand);
     append(data.features, game.features);
+    append(data.leaf_points, game.leaf_points);
     append(data.flat, game.flat);
     append(data.plane_index, game.plane_index);
     append(data.plane_value, game.plane_value);

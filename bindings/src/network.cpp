@@ -38,6 +38,8 @@ priors(state) the priors search uses (one per legal action). A network is immuta
       .def_property_readonly("players", &Net::players)
       .def_property_readonly("rules", [](const Net& net) { return net.trained_on(); }, "The Rules it was trained on.")
       .def_property_readonly("reward_scale", &Net::reward_scale, "Values are tanh(margin / reward_scale).")
+      .def_property_readonly("value_base", [](const Net& net) { return net.shape().value_base; },
+                             "The evaluator spec whose leaf_points the value corrects, or '' for none.")
       .def("check_rules", &Net::check_rules, py::arg("rules"),
            "Raises ValueError when the network was trained on other rules (expansions, options or players).")
       .def("evaluate", [](const Net& net, const State& state) {
@@ -78,8 +80,24 @@ abbeys off the candidate cells). Computed plainly from the formulas, one positio
     return std::const_pointer_cast<Net>(net);
   }, py::arg("path"), "Reads a network weight file (meeple-net/1); ValueError naming the file and what is wrong.");
 
+  m.def("leaf_points", [](const State& state, const std::string& evaluator) {
+    const State own = state;
+    const std::shared_ptr<const Evaluator> e = make_evaluator(evaluator);
+    e->check_rules(own.rules());
+    PlayerValues points;
+    {
+      py::gil_scoped_release release;
+      points = leaf_points(*e, own);
+    }
+    return std::vector<double>(points.begin(), points.begin() + own.num_players());
+  }, py::arg("state"), py::arg("evaluator") = "trained",
+        R"doc(The evaluator's points (absolute seats) for a search leaf at `state` (ai/evaluator.h): before the turn's
+tile is placed the points as they stand, later in a turn the turn finished greedily. What a network's value base
+corrects and what search without a network values a leaf by.)doc");
+
   m.def("random_network_json", [](const Rules& rules, uint64_t seed, int channels, int residual, int flat_hidden,
-                                  int global_hidden, bool hand_features, double reward_scale, const std::string& name) {
+                                  int global_hidden, bool hand_features, double reward_scale, const std::string& name,
+                                  const std::string& value_base) {
     NetworkShape shape;
     shape.channels = channels;
     shape.residual = residual;
@@ -87,9 +105,11 @@ abbeys off the candidate cells). Computed plainly from the formulas, one positio
     shape.global_hidden = global_hidden;
     shape.hand_features = hand_features;
     shape.reward_scale = reward_scale;
+    shape.value_base = value_base;
     return random_network_json(rules, shape, seed, utf8_text(py::bytes(name), "name"));  // JSON text is UTF-8
   }, py::arg("rules"), py::arg("seed") = 1, py::arg("channels") = 32, py::arg("residual") = 1, py::arg("flat_hidden") = 64,
         py::arg("global_hidden") = 64, py::arg("hand_features") = true, py::arg("reward_scale") = 20.0, py::arg("name") = "random",
+        py::arg("value_base") = "",
         "A weight file's text for a network of this size with random weights (uniform, scaled by each layer's inputs): for tests.");
 }
 

@@ -365,6 +365,7 @@ Subclass it in Python (define choose, optionally observe) to play in the same ga
     out["to_move"] = py::array_t<int8_t>({n}, data.to_move.data());
     out["first_action"] = py::array_t<int32_t>({n + 1}, data.first_action.data());
     out["features"] = py::array_t<float>({n, p, f}, data.features.data());
+    out["leaf_points"] = py::array_t<float>({n, p}, data.leaf_points.data());
     out["action_features"] = py::array_t<float>({a, k}, data.action_features.data());
     out["visits"] = py::array_t<int32_t>({a}, data.visits.data());
     out["action_id"] = py::array_t<int32_t>({a}, data.action_id.data());
@@ -387,7 +388,8 @@ Subclass it in Python (define choose, optionally observe) to play in the same ga
 
 games as for play_games; every seat an mcts spec. Every decision with two or more legal actions of every
 finished game is kept. Returns a dict of numpy arrays: per decision game, to_move, features [decisions, seats,
-FEATURE_NAMES]; first_action [decisions + 1] (decision i's actions are rows first_action[i] to
+FEATURE_NAMES], leaf_points [decisions, seats] (the shipped evaluator's points as search values a leaf: the turn in
+progress finished greedily once its tile is placed); first_action [decisions + 1] (decision i's actions are rows first_action[i] to
 first_action[i + 1] - 1, in legal_actions() order); per action row action_features [rows, ACTION_FEATURE_NAMES]
 visits (of the search that chose), action_value (its mean reward for the chooser, 0 if unvisited) and action_id
 (Encoding.id_of, -1 off the window); per decision in_hand (tile

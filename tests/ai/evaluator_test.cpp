@@ -218,6 +218,46 @@ TEST(Evaluators, EndNowIsTheScoreIfTheGameEndedNow) {
   EXPECT_EQ(v[1], 0);
 }
 
+// What search values a leaf by: before the turn's tile is placed the evaluator's points as they stand; after
+// it (a deploy in the base game) the best end of the turn for the player deciding, each way of ending it
+// scored by the evaluator once the next tile is to be drawn; a finished game its scores.
+TEST(Evaluators, LeafPointsFinishTheTurnOnceItsTileIsPlaced) {
+  const auto evaluator = make_evaluator("trained");
+  int deploys = 0, placements = 0;
+  for (uint64_t seed = 1; seed <= 3; ++seed) {
+    Rng rng(seed);
+    State s(rules_with(2));
+    while (!s.is_terminal()) {
+      const PlayerValues leaf = leaf_points(*evaluator, s);
+      if (s.phase() == Phase::kDeploy) {
+        ++deploys;
+        ActionList actions;
+        s.legal_actions(actions);
+        const int me = s.current_player();
+        double best = -1e300;
+        PlayerValues want{};
+        for (const Action a : actions) {
+          State next = s;
+          next.apply(a);
+          ASSERT_TRUE(next.is_chance() || next.is_terminal()) << "a base game turn ends with its deploy";
+          const PlayerValues v = next.is_terminal() ? points_of(next) : evaluator->evaluate(next);
+          if (margin(v, me, 2) > best) best = margin(v, me, 2), want = v;
+        }
+        EXPECT_EQ(leaf, want);
+        EXPECT_EQ(leaf, turn_end_points(*evaluator, s));
+      } else {
+        placements += s.phase() == Phase::kPlace;
+        EXPECT_EQ(leaf, evaluator->evaluate(s)) << to_string(s.phase());
+      }
+      s.apply(s.is_chance() ? Action::draw(s.sample_draw_tile(rng.below(static_cast<uint32_t>(s.drawable_now()))))
+                            : s.sample_legal_action(rng));
+    }
+    EXPECT_EQ(leaf_points(*evaluator, s), points_of(s));
+  }
+  EXPECT_GT(deploys, 50);
+  EXPECT_GT(placements, 100);
+}
+
 TEST(Evaluators, LinearIsTheWeightedSumOfTheFeatures) {
   Scenario sc(rules_with(3, kKingRobber), {{"BA.RFr", 2}, {"BA.C", 2}});
   sc.turn("BA.RFr", 1, 0, 0, "E");

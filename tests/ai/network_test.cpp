@@ -35,6 +35,11 @@ NetworkShape shape_of(int channels, int residual, int flat_hidden, int global_hi
   return s;
 }
 
+NetworkShape with_value_base(NetworkShape shape) {
+  shape.value_base = "trained";
+  return shape;
+}
+
 std::shared_ptr<const PolicyValueNet> random_net(const Rules& rules, const NetworkShape& shape, uint64_t seed) {
   return std::make_shared<const PolicyValueNet>(PolicyValueNet::from_json(random_network_json(rules, shape, seed), "random.json"));
 }
@@ -84,9 +89,11 @@ TEST(Network, BatchedEvaluationEqualsTheReference) {
       {rules_with(2), shape_of(8, 2, 16, 12, true), 4, 3},
       {rules_with(3, kAll), shape_of(6, 1, 10, 8, true), 2, 4},
       {rules_with(2, kRiver2 | kAbbeyMayor), shape_of(5, 0, 3, 7, false), 2, 5},
+      {rules_with(2), with_value_base(shape_of(8, 1, 16, 12, true)), 3, 3},
+      {rules_with(3, kAll), with_value_base(shape_of(6, 1, 10, 8, true)), 2, 4},
   };
   for (const Case& c : cases) {
-    SCOPED_TRACE(c.rules.to_string());
+    SCOPED_TRACE(c.rules.to_string() + " value base '" + c.shape.value_base + "'");
     const auto net = random_net(c.rules, c.shape, 11);
     const std::vector<State> all = positions(c.rules, c.games, c.every);
     ASSERT_GT(all.size(), 60u);
@@ -128,6 +135,42 @@ TEST(Network, BatchedEvaluationEqualsTheReference) {
       }
     }
     EXPECT_GT(decisions, 40);
+  }
+}
+
+// A net with a value base and a zero value head values every position exactly as the evaluator values a
+// search leaf (tanh of each seat's margin of leaf_points over the reward scale), in the batched path and the
+// reference; the head's output is added before the tanh.
+TEST(Network, AValueBaseStartsFromTheEvaluatorsLeafValues) {
+  for (const Rules& rules : {rules_with(2), rules_with(3, kAll)}) {
+    SCOPED_TRACE(rules.to_string());
+    nlohmann::json j = nlohmann::json::parse(random_network_json(rules, with_value_base(shape_of(6, 1, 8, 8, true)), 3));
+    for (const char* name : {"value/kernel", "value/bias"})
+      for (auto& v : j["tensors"][name]["data"]) v = 0.0;
+    const PolicyValueNet zero = PolicyValueNet::from_json(j.dump(), "zero head");
+    j["tensors"]["value/bias"]["data"][0] = 0.5;  // the observer's head output
+    const PolicyValueNet shifted = PolicyValueNet::from_json(j.dump(), "shifted head");
+    const auto evaluator = make_evaluator("trained");
+    PolicyValueNet::Workspace workspace(zero, 1), shifted_workspace(shifted, 1);
+    int deploys = 0;
+    for (const State& s : positions(rules, 2)) {
+      const PlayerValues points = leaf_points(*evaluator, s);
+      const int n = s.num_players(), observer = PolicyValueNet::observer_of(s);
+      PlayerValues values, shifted_values;
+      const PolicyValueNet::Query query{&s, nullptr, nullptr, &values}, shifted_query{&s, nullptr, nullptr, &shifted_values};
+      zero.evaluate(std::span(&query, 1), workspace);
+      shifted.evaluate(std::span(&shifted_query, 1), shifted_workspace);
+      const PolicyValueNet::Outputs ref = zero.evaluate_reference(s);
+      for (int p = 0; p < n; ++p) {
+        const double want = std::tanh(margin(points, p, n) / zero.reward_scale());
+        EXPECT_NEAR(values[static_cast<size_t>(p)], want, 1e-6);
+        EXPECT_NEAR(ref.values[static_cast<size_t>((p - observer + n) % n)], want, 1e-6);
+        const double head = p == observer ? 0.5 : 0.0;
+        EXPECT_NEAR(shifted_values[static_cast<size_t>(p)], std::tanh(margin(points, p, n) / zero.reward_scale() + head), 1e-6);
+      }
+      deploys += s.phase() == Phase::kDeploy;
+    }
+    EXPECT_GT(deploys, 10);  // positions where the base finishes the turn
   }
 }
 
@@ -255,6 +298,24 @@ std::string refusal(const std::string& text, const std::string& source = "net.js
   return "accepted";
 }
 
+TEST(Network, AValueBaseRoundTripsAndIsCheckedAgainstTheRules) {
+  const auto net = random_net(rules_with(2), with_value_base(shape_of(4, 1, 6, 5, true)), 9);
+  const PolicyValueNet again = PolicyValueNet::from_json(net->to_json(), "again");
+  EXPECT_EQ(again.to_json(), net->to_json());
+  EXPECT_EQ(again.shape().value_base, "trained");
+  ASSERT_NE(again.value_base(), nullptr);
+  EXPECT_EQ(random_net(rules_with(2), shape_of(4, 1, 6, 5, true), 9)->value_base(), nullptr);
+  const std::string dir = ::testing::TempDir();
+  // An evaluator weight file fitted to other rules cannot be a value base (the net's rules are checked at
+  // load).
+  const std::string weights = dir + "/base-3p-kr.json";
+  std::ofstream(weights) << LinearEvaluator(LinearEvaluator::Weights::Ones(), "kr", Rules::parse("players=3 expansions=king_robber")).to_json();
+  NetworkShape other = shape_of(4, 1, 6, 5, true);
+  other.value_base = weights;
+  const std::string message = refusal(random_network_json(rules_with(2), other, 1));
+  EXPECT_NE(message.find("value_base: "), std::string::npos) << message;
+}
+
 // (d) Every refusal of docs/networks.md.
 TEST(Network, RefusesBadFilesNamingTheFileAndTheReason) {
   const nlohmann::json good = valid_json();
@@ -285,6 +346,9 @@ TEST(Network, RefusesBadFilesNamingTheFileAndTheReason) {
   expect(changed([](auto& j) { j["planes"] = 49; }), "planes is 49 but the encoding (version 1) of 2 players has 50");
   expect(changed([](auto& j) { j["flat"] = 1; }), "flat is 1 but the encoding (version 1) of 2 players has");
   expect(changed([](auto& j) { j["channels"] = 0; }), "channels must be 1 to 256, got 0");
+  expect(changed([](auto& j) { j["value_base"] = 3; }), "value_base must be an evaluator spec such as \"trained\", got 3");
+  expect(changed([](auto& j) { j["value_base"] = ""; }), "value_base must be an evaluator spec");
+  expect(changed([](auto& j) { j["value_base"] = "oracle"; }), "value_base: ");
   expect(changed([](auto& j) { j["channels"] = 257; }), "channels must be 1 to 256, got 257");
   expect(changed([](auto& j) { j["flat_hidden"] = 1000; }), "flat_hidden must be 1 to 256, got 1000");
   expect(changed([](auto& j) { j["global_hidden"] = -1; }), "global_hidden must be 1 to 256, got -1");
@@ -624,16 +688,29 @@ TEST(Network, NetValueMixesTheNetworkWithTheEvaluator) {
   }
 }
 
-// A fresh tile draw is passed through: the network values the decision with a drawn tile in hand, never
-// the position before the draw (which its training data never shows), so every leaf below a draw is a
-// drawn tile's decision and no simulation ends at the draw itself.
+void passes_through_tile_draws(MctsOptions::Chance chance);
+
+// A fresh tile draw is passed through: the network never values the position before the draw (which its
+// training data never shows), and no simulation ends at the draw itself. With chance=sample (the default)
+// a drawn tile's first visit goes on as well, to one of its actions, so that no simulation ends with a
+// tile in hand; with chance=full the drawn tile's decision is the leaf.
+// verify_tree checks each node's visits against its children's by those rules, so a simulation that
+// stopped where it should have gone on (or the reverse) fails it.
 TEST(Network, MctsPassesThroughTileDraws) {
+  for (const auto chance : {MctsOptions::Chance::kSample, MctsOptions::Chance::kFull}) {
+    SCOPED_TRACE(chance == MctsOptions::Chance::kSample ? "chance=sample" : "chance=full");
+    passes_through_tile_draws(chance);
+  }
+}
+
+void passes_through_tile_draws(MctsOptions::Chance chance) {
   const Rules rules = rules_with(2);
   const auto net = random_net(rules, shape_of(4, 1, 8, 8, true), 8);
   MctsOptions o;
   o.network = net;
   o.iterations = 300;
   o.reuse_tree = false;
+  o.chance = chance;
   MctsPlayer bot(o);
   State s = testing::random_position(rules, 9, 30);
   for (int decisions = 0; decisions < 6 && !s.is_terminal();) {

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "../core/scenario.h"
+#include "meeple/ai/evaluator.h"
 #include "meeple/ai/features.h"
 #include "meeple/ai/selfplay.h"
 #include "meeple/tiles.h"
@@ -62,6 +63,32 @@ TEST(SelfPlay, PositionsAreTheDecisionNodesOfEachFinishedGame) {
     }
   }
   EXPECT_EQ(at, data.positions());
+}
+
+// Policy data keep, at every decision with a choice, the shipped evaluator's leaf points (what a network's
+// value base corrects): the decisions of the same games played again give the same numbers.
+TEST(SelfPlay, PolicyDataKeepTheEvaluatorsLeafPoints) {
+  const Rules rules = rules_with(2);
+  const auto games = games_of({"mcts:iterations=30", "mcts:iterations=30"}, 2, 90);
+  const PolicyData data = generate_policy_data(rules, games, 2);
+  ASSERT_EQ(data.leaf_points.size(), data.decisions() * 2);
+  const auto evaluator = make_evaluator("trained");
+  size_t at = 0;
+  int deploys = 0;
+  for (const int g : data.finished) {
+    (void)play_game(rules, games[static_cast<size_t>(g)], nullptr, nullptr, [&](const State& s, const Player&) {
+      ActionList actions;
+      s.legal_actions(actions);
+      if (actions.size < 2) return;
+      ASSERT_LT(at, data.decisions());
+      const PlayerValues want = leaf_points(*evaluator, s);
+      for (int p = 0; p < 2; ++p) EXPECT_EQ(data.leaf_points[at * 2 + static_cast<size_t>(p)], static_cast<float>(want[static_cast<size_t>(p)]));
+      deploys += s.phase() == Phase::kDeploy;
+      ++at;
+    });
+  }
+  EXPECT_EQ(at, data.decisions());
+  EXPECT_GT(deploys, 20);
 }
 
 TEST(SelfPlay, TheDataOfAGameDoesNotDependOnTheNumberOfJobs) {

@@ -1,4 +1,5 @@
 """meeple.net: the policy-value network's data, its JAX model, the weight file, and training."""
+import dataclasses
 import json
 
 import numpy as np
@@ -125,6 +126,49 @@ def test_training_lowers_both_losses(positions):
     assert after["valid_value"] < 0.8 * before[1]  # early positions of a game are a coin toss: no fit gets them
 
 
+def test_data_keep_the_evaluators_leaf_points_as_value_base_terms(data, positions):
+    """Positions.base is each seat's margin of the data's leaf points over the reward scale, seats from the
+    chooser; tanh of it is the evaluator's leaf value, whose held-out error leaf_value_error measures."""
+    points = data["leaf_points"]
+    assert points.shape == (positions.size, 2)
+    for i in (0, positions.size // 3, positions.size - 1):
+        me = data["to_move"][i]
+        want = (points[i][me] - points[i][1 - me]) / 20
+        assert positions.base[i] == pytest.approx([want, -want], abs=1e-6)
+    idx = np.arange(positions.size)
+    err = net.leaf_value_error(positions, idx)
+    assert err == pytest.approx(float(np.mean((np.tanh(positions.base) - positions.outcome) ** 2)))
+    # The evaluator's values predict the outcome better than a constant does.
+    assert err < float(np.mean(positions.outcome ** 2))
+    old = net.Positions({k: v for k, v in data.items() if k != "leaf_points"}, RULES)
+    with pytest.raises(ValueError, match="without 'leaf_points'.*generate"):
+        old.batch(idx[:4], base=True)
+
+
+def test_a_value_base_net_starts_at_the_evaluators_values_and_trains_from_them(positions):
+    """A fresh net with a value base gives exactly the evaluator's leaf values (its head starts at zero),
+    in JAX and in C++; training moves the head, and its weight file names the base."""
+    config = dataclasses.replace(TINY, value_base="trained")
+    idx = np.arange(positions.size)
+    model, start = net.init_params(config, positions, seed=2)
+    batch, _, _ = positions.batch(idx[:64], base=True)
+    value, _ = model.apply(start, **batch.arrays())
+    assert np.allclose(np.asarray(value)[:64], np.tanh(positions.base[:64]), atol=1e-6)
+    text = net.to_json(start, config, RULES, "fresh")
+    assert json.loads(text)["value_base"] == "trained" and net.from_json(text)[1] == config
+    cpp = meeple.PolicyValueNet.from_json(text, "fresh")
+    assert cpp.value_base == "trained"
+    for s in list(positions_of_game(RULES, 3, every=2))[:30]:
+        points = meeple.leaf_points(s)
+        me = s.turn_player if s.is_chance else s.current_player
+        assert cpp.evaluate(s)[0][0] == pytest.approx(np.tanh((points[me] - points[1 - me]) / 20), abs=1e-6)
+    before = net.evaluate_loss(model, start, positions, idx, config)
+    params, history = net.fit(positions, config, train_idx=idx, valid_idx=idx, epochs=6, batch_size=64, lr=1e-2,
+                              params=start, progress=False, log=lambda *_: None, augment=False)
+    assert before[1] == pytest.approx(net.leaf_value_error(positions, idx), rel=1e-4)
+    assert history[-1]["valid_value"] < before[1]  # fitted on these very games: the head learns their outcomes
+
+
 def test_linear_value_error_reads_the_shipped_weights(positions):
     w = net.shipped_linear_weights(RULES)
     assert w.shape == (net.HAND,)
@@ -135,20 +179,24 @@ def test_linear_value_error_reads_the_shipped_weights(positions):
         float(np.mean(positions.value_target ** 2)), rel=1e-5)  # a constant estimate: values 0
 
 
-@pytest.mark.parametrize("players, expansions, hand, residual", [
-    (2, [], True, 1), (2, [], False, 0), (3, ["river2", "count", "king_robber", "cult_places", "abbey_mayor"], True, 2)])
-def test_jax_and_cpp_compute_the_same_net(players, expansions, hand, residual):
+ALL = ["river2", "count", "king_robber", "cult_places", "abbey_mayor"]
+
+
+@pytest.mark.parametrize("players, expansions, hand, residual, base", [
+    (2, [], True, 1, ""), (2, [], False, 0, ""), (3, ALL, True, 2, ""), (2, [], True, 1, "trained"), (3, ALL, True, 1, "trained")])
+def test_jax_and_cpp_compute_the_same_net(players, expansions, hand, residual, base):
     """The framework and the search evaluate one weight file alike (to 1e-4): values of every seat and the
     logit of every legal action, at decisions and tile draws of whole games, and the C++ priors are the
     softmax of the JAX logits."""
     rules = meeple.Rules(players=players, expansions=expansions)
     text = meeple.random_network_json(rules, seed=players + residual, channels=16, residual=residual, flat_hidden=24,
-                                      global_hidden=20, hand_features=hand)
+                                      global_hidden=20, hand_features=hand, value_base=base)
     params, config, _ = net.from_json(text)
+    assert config.value_base == base
     model = net.make_model(config, players)
     cpp = meeple.PolicyValueNet.from_json(text, "random")
     states = [s for seed in (11, 12) for s in positions_of_game(rules, seed, every=2)]
-    values, logits = net.outputs(model, params, states, hand_features=hand)
+    values, logits = net.outputs(model, params, states, config)
     compared = 0
     for k, s in enumerate(states):
         cpp_values, cpp_logits = cpp.evaluate(s)

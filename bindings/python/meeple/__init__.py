@@ -46,6 +46,7 @@ from ._meeple import (
     action_json,
     generate_policy_data,
     generate_selfplay,
+    leaf_points,
     load_network,
     make_evaluator,
     make_player,
@@ -69,7 +70,7 @@ from .viewer import viewer_html, write_viewer
 
 __all__ = [
     "ACTION_ID_BLOCKS", "ENCODING_VERSION", "NUM_ACTION_IDS", "WINDOW", "Encoding",
-    "ACTION_FEATURE_NAMES", "PolicyNet", "PolicyValueNet", "load_network", "random_network_json", "action_features", "action_json", "generate_policy_data",
+    "ACTION_FEATURE_NAMES", "PolicyNet", "PolicyValueNet", "leaf_points", "load_network", "random_network_json", "action_features", "action_json", "generate_policy_data",
     "FEATURE_NAMES", "MAX_PLAYERS", "PHASES", "SCORE_CATEGORIES", "Action", "Dealer", "Evaluator", "FittedEvaluator",
     "LinearEvaluator", "MlpEvaluator", "Player", "TrainedEvaluator",
     "RecordBuilder", "Rules", "RulesError", "Standings", "State", "Table", "as_rules", "make_rules", "EXPANSION_NAMES", "OPTION_NAMES",

@@ -74,7 +74,8 @@ def cmd_train_net(args) -> int:
 
     rules = rules_of_args(args)
     net = NetConfig(channels=args.channels, residual=args.residual, flat_hidden=args.flat_hidden,
-                    global_hidden=args.global_hidden, hand_features=not args.no_hand_features).check()
+                    global_hidden=args.global_hidden, hand_features=not args.no_hand_features,
+                    value_base=args.value_base).check()
     config = LoopConfig(rules=str(rules), generations=args.generations, games=args.games, teacher=args.teacher,
                         teacher_games=args.teacher_games, selfplay=args.selfplay_bot, match=args.match_bot,
                         window=args.window, epochs=args.epochs,
@@ -426,6 +427,9 @@ def main(argv=None) -> int:
     tn.add_argument("--flat-hidden", type=number(1, 256), default=64)
     tn.add_argument("--global-hidden", type=number(1, 256), default=64)
     tn.add_argument("--no-hand-features", action="store_true", help="do not give the net the evaluator's features")
+    tn.add_argument("--value-base", default="", metavar="EVALUATOR",
+                    help="the value corrects this evaluator's leaf values (such as 'trained', the shipped one): "
+                         "tanh(head + its margin / reward scale), starting from them (docs/networks.md)")
     tn.add_argument("--elo0", type=real(), default=0.0)
     tn.add_argument("--elo1", type=real(), default=30.0)
     tn.add_argument("--batch-pairs", type=number(1), default=20, help="seat-swapped pairs between SPRT looks")

@@ -40,6 +40,9 @@ class NetConfig:
     global_hidden: int = 64  # G
     hand_features: bool = True
     reward_scale: float = 20.0
+    # An evaluator spec ("trained"): the value corrects its leaf values, tanh(head + margin(leaf_points) /
+    # reward_scale), starting from them (the head's weights start at zero); "": tanh(head).
+    value_base: str = ""
 
     def check(self):
         for name in ("channels", "flat_hidden", "global_hidden"):
@@ -50,6 +53,8 @@ class NetConfig:
             raise ValueError(f"net residual must be an integer from 0 to 8, not {self.residual!r}")
         if not (isinstance(self.reward_scale, (int, float)) and 0 < self.reward_scale < math.inf):
             raise ValueError(f"net reward_scale must be positive, not {self.reward_scale!r}")
+        if not isinstance(self.value_base, str):
+            raise ValueError(f"net value_base must be an evaluator spec such as 'trained' or '', not {self.value_base!r}")
         return self
 
 
@@ -69,7 +74,8 @@ class Batch:
     """What the network reads for B positions, padded to few shapes.
 
     planes uint8 [B, P, 32, 32]; flat float32 [B, F] (already with the hand features appended when the net
-    reads them); candidate cells as pairs (pair_sample b, pair_cell; pair_sample = B for padding) and last_pair; and, for the
+    reads them); base float32 [B, players]: the value base's margin(leaf_points) / reward_scale from the
+    observer's seat on (zeros for a net without one); candidate cells as pairs (pair_sample b, pair_cell; pair_sample = B for padding) and last_pair; and, for the
     policy loss, action rows naming where each legal action's logit comes from (row_source: an index into
     the concatenation [place logits of every pair (4 each), abbey logits (1 each), deploy logits of every
     sample (DEPLOY_IDS each), other logits (OTHER_IDS each)]) and to which sample it belongs (row_sample,
@@ -79,12 +85,13 @@ class Batch:
     pair_sample: np.ndarray
     pair_cell: np.ndarray
     last_pair: np.ndarray       # [B]: index of the sample's last placed cell among the pairs, or -1
+    base: np.ndarray | None = None
     row_source: np.ndarray | None = None
     row_sample: np.ndarray | None = None
     size: int = 0               # real samples (B may be padded)
 
     def arrays(self) -> dict:
-        return {k: getattr(self, k) for k in ("planes", "flat", "pair_sample", "pair_cell", "last_pair")}
+        return {k: getattr(self, k) for k in ("planes", "flat", "base", "pair_sample", "pair_cell", "last_pair")}
 
 
 def candidate_pairs(planes: np.ndarray, frontier: int, last_placed: int):
@@ -96,13 +103,16 @@ def candidate_pairs(planes: np.ndarray, frontier: int, last_placed: int):
     return sample.astype(np.int32), cell.astype(np.int32), last[sample, cell]
 
 
-def make_batch(planes, flat, encoding, pad_to: int | None = None) -> Batch:
-    """A Batch of dense planes [B, P, 32, 32] and flat inputs [B, F'] (ids not set)."""
+def make_batch(planes, flat, encoding, pad_to: int | None = None, base=None) -> Batch:
+    """A Batch of dense planes [B, P, 32, 32], flat inputs [B, F'] and value base terms [B, players] (None:
+    zeros) (ids not set)."""
     b = planes.shape[0]
     n = pad_to or b
+    base = np.zeros((b, encoding.players), np.float32) if base is None else np.asarray(base, np.float32)
     if n > b:
         planes = np.concatenate([planes, np.zeros((n - b, *planes.shape[1:]), planes.dtype)])
         flat = np.concatenate([flat, np.zeros((n - b, flat.shape[1]), flat.dtype)])
+        base = np.concatenate([base, np.zeros((n - b, base.shape[1]), np.float32)])
     names = [name for name, _ in encoding.plane_channels()]
     sample, cell, last = candidate_pairs(planes[:b], names.index("frontier"), names.index("last_placed"))
     t = bucket(len(sample), 256)
@@ -113,7 +123,7 @@ def make_batch(planes, flat, encoding, pad_to: int | None = None) -> Batch:
     where = np.nonzero(last)[0]
     last_pair[sample[where]] = where
     return Batch(np.ascontiguousarray(planes), np.ascontiguousarray(flat, dtype=np.float32), pair_sample, pair_cell,
-                 last_pair, size=b)
+                 last_pair, np.ascontiguousarray(base), size=b)
 
 
 def action_rows(batch: Batch, sample: np.ndarray, ids: np.ndarray):
@@ -143,22 +153,38 @@ def _action_rows(batch: Batch, sample: np.ndarray, ids: np.ndarray):
     return source
 
 
-def observe(states, hand_features: bool = True, turns: int = 0):
+def base_terms(points: np.ndarray, observer: np.ndarray, reward_scale: float) -> np.ndarray:
+    """Each seat's margin(points) / reward_scale, seats counted from the observer: a value base's term, from
+    leaf_points [N, players] in absolute seats."""
+    players = points.shape[1]
+    best_other = np.stack([np.delete(points, k, axis=1).max(axis=1) for k in range(players)], axis=1)
+    seats = (np.asarray(observer, np.int64)[:, None] + np.arange(players)) % players
+    return (np.take_along_axis(points - best_other, seats, axis=1) / reward_scale).astype(np.float32)
+
+
+def observe(states, hand_features: bool = True, turns: int = 0, value_base: str = "", reward_scale: float = 20.0):
     """(Batch, ids per state) of game states (not terminal) as the net reads them: each from its observer's
     point of view (the player to act; at a chance node the player whose turn it is), with the ids of its legal
-    actions (decision nodes; [] at chance nodes). The action rows are those ids'."""
+    actions (decision nodes; [] at chance nodes). The action rows are those ids'. With a `value_base`
+    evaluator, its leaf values' terms (base_terms)."""
     players = states[0].num_players
     encoding = _meeple.Encoding(players)
     planes = np.zeros((len(states), *encoding.plane_shape), np.uint8)
     flat = np.zeros((len(states), encoding.flat_size), np.float32)
     hand = np.zeros((len(states), players * HAND), np.float32)
+    points = np.zeros((len(states), players), np.float64)
+    observers = np.zeros(len(states), np.int64)
     ids = []
     for k, s in enumerate(states):
         seat = s.turn_player if s.is_chance else s.current_player
+        observers[k] = seat
         planes[k], flat[k], _ = encoding.observe(s, seat, turns)
         hand[k] = np.roll(s.features(), -seat, axis=0).reshape(-1)
+        if value_base:
+            points[k] = _meeple.leaf_points(s, value_base)
         ids.append([] if s.is_chance else [_meeple.Encoding.id_of(s, a, turns) for a in s.legal_actions()])
-    batch = make_batch(planes, np.concatenate([flat, hand], axis=1) if hand_features else flat, encoding)
+    base = base_terms(points, observers, reward_scale) if value_base else None
+    batch = make_batch(planes, np.concatenate([flat, hand], axis=1) if hand_features else flat, encoding, base=base)
     sample = np.concatenate([np.full(len(i), k) for k, i in enumerate(ids)] + [np.zeros(0, np.int64)]).astype(np.int64)
     flat_ids = np.concatenate([np.asarray(i, np.int64) for i in ids] + [np.zeros(0, np.int64)])
     keep = flat_ids >= 0
@@ -167,10 +193,10 @@ def observe(states, hand_features: bool = True, turns: int = 0):
     return batch, ids
 
 
-def outputs(model, params, states, hand_features: bool = True):
+def outputs(model, params, states, config: "NetConfig"):
     """(values [B, players] from each observer, logits of each state's legal actions in legal_actions()
     order, NaN for an action without an id): the JAX net's outputs, to compare with C++'s."""
-    batch, ids = observe(states, hand_features)
+    batch, ids = observe(states, config.hand_features, value_base=config.value_base, reward_scale=config.reward_scale)
     value, logits = model.apply(params, **batch.arrays())
     row_logit = np.asarray(logits)[batch.row_source]
     out, at = [], 0
@@ -204,9 +230,10 @@ def make_model(config: NetConfig, players: int):
 
     class PolicyValueNet(nn.Module):
         @nn.compact
-        def __call__(self, planes, flat, pair_sample, pair_cell, last_pair):
+        def __call__(self, planes, flat, base, pair_sample, pair_cell, last_pair):
             """-> (value [B, players], logits concatenated as Batch describes). `flat`: the encoding's flat
-            vector, then the hand features (read as they are) if the net has them."""
+            vector, then the hand features (read as they are) if the net has them; `base`: the value base's
+            terms (zeros without one)."""
             n, p = planes.shape[0], planes.shape[1]
             x = jnp.log1p(planes.astype(jnp.float32))
             x = jnp.pad(x, ((0, 1), (0, 0), (1, 1), (1, 1)))  # a zero sample for padding pairs, a zero border
@@ -228,7 +255,10 @@ def make_model(config: NetConfig, players: int):
             high = jnp.where(count > 0, high, 0)
             last = jnp.where((last_pair >= 0)[:, None], h[jnp.maximum(last_pair, 0)], 0)
             g = nn.relu(nn.Dense(config.global_hidden, name="global")(jnp.concatenate([mean, high, last, f], axis=1)))
-            value = jnp.tanh(nn.Dense(players, name="value")(g))
+            # With a value base the head starts at zero: the net starts as the evaluator's leaf values.
+            head = nn.Dense(players, name="value", kernel_init=nn.initializers.zeros if config.value_base
+                            else nn.linear.default_kernel_init)
+            value = jnp.tanh(head(g) + base)
             logits = jnp.concatenate([
                 nn.Dense(4, name="place")(h).reshape(-1),
                 nn.Dense(1, name="abbey")(h).reshape(-1),
@@ -256,6 +286,8 @@ def to_json(params, config: NetConfig, rules, name: str, **info) -> str:
            "hand_features": config.hand_features, "channels": config.channels, "residual": config.residual,
            "flat_hidden": config.flat_hidden, "global_hidden": config.global_hidden,
            "reward_scale": config.reward_scale, "tensors": {}}
+    if config.value_base:
+        doc["value_base"] = config.value_base
     if info:
         doc["training"] = info
     p = params["params"] if "params" in params else params
@@ -286,7 +318,7 @@ def from_json(text: str, source: str = "network"):
 def _from_doc(doc):
     config = NetConfig(channels=doc["channels"], residual=doc["residual"], flat_hidden=doc["flat_hidden"],
                        global_hidden=doc["global_hidden"], hand_features=doc["hand_features"],
-                       reward_scale=doc["reward_scale"]).check()
+                       reward_scale=doc["reward_scale"], value_base=doc.get("value_base", "")).check()
     params = {}
     for full in tensor_names(config):
         layer, kind = full.split("/")
@@ -322,6 +354,8 @@ class Positions:
         if search_value:
             self.value_target = self.blend_search_value(search_value)
         self.hand = np.take_along_axis(data["features"], seats[:, :, None], axis=1).reshape(self.size, -1)
+        # The shipped evaluator's leaf values as a value base reads them (None in data made before they were kept).
+        self.base = base_terms(data["leaf_points"], data["to_move"], reward_scale) if "leaf_points" in data else None
         self.tile_names = list(_meeple.tile_ids())
         # The tile seed of each decision's game (data files give their first seed in meta).
         self.tile_seed = data["tile_seed"] if "tile_seed" in data else data["game"].astype(np.int64)
@@ -355,11 +389,15 @@ class Positions:
         return out.reshape(self.encoding.num_planes, WINDOW, WINDOW)
 
     def batch(self, indices, turns=None, hand_features: bool = True, pad_to: int | None = None,
-              outcome: bool = False):
+              outcome: bool = False, base: bool = False):
         """(Batch with action rows, policy targets per row, value targets [B, players]) of decisions
         `indices`, decision k turned turns[k] quarter turns (default 0); the value targets are the training
-        targets, or with `outcome` the games' outcomes alone (what a held-out error is measured against)."""
+        targets, or with `outcome` the games' outcomes alone (what a held-out error is measured against).
+        With `base`, the batch carries the shipped evaluator's leaf values (a value base's terms)."""
         indices = np.asarray(indices)
+        if base and self.base is None:
+            raise ValueError("policy data without 'leaf_points' (generated before they were kept): a net with a "
+                             "value base needs data generated again")
         turns = np.zeros(len(indices), np.int64) if turns is None else np.asarray(turns)
         planes = np.stack([self.planes(i) for i in indices])
         flat = self.data["flat"][indices].copy()
@@ -369,7 +407,7 @@ class Positions:
                 flat[k] = self.encoding.rotate_flat(flat[k], int(t))
         if hand_features:
             flat = np.concatenate([flat, self.hand[indices]], axis=1)
-        batch = make_batch(planes, flat, self.encoding, pad_to)
+        batch = make_batch(planes, flat, self.encoding, pad_to, self.base[indices] if base else None)
         first = self.data["first_action"]
         rows_sample, rows_id, target = [], [], []
         for k, i in enumerate(indices):
@@ -435,7 +473,8 @@ def losses(model, params, batch_arrays, row_source, row_sample, targets, value_t
 def init_params(config: NetConfig, positions: Positions, seed: int = 0):
     jax, _, _, _ = _jax()
     model = make_model(config, positions.players)
-    batch, _, _ = positions.batch(np.arange(min(4, positions.size)), hand_features=config.hand_features)
+    batch, _, _ = positions.batch(np.arange(min(4, positions.size)), hand_features=config.hand_features,
+                                  base=bool(config.value_base))
     return model, model.init(jax.random.PRNGKey(seed), **batch.arrays())
 
 
@@ -447,7 +486,7 @@ def evaluate_loss(model, params, positions: Positions, indices, config: NetConfi
     for start in range(0, len(indices), batch_size):
         part = indices[start:start + batch_size]
         batch, targets, value = positions.batch(part, hand_features=config.hand_features, pad_to=batch_size,
-                                                outcome=True)
+                                                outcome=True, base=bool(config.value_base))
         _, (policy, value_loss) = losses(model, params, batch.arrays(), batch.row_source, batch.row_sample,
                                          targets, value, len(part))
         _, logits = model.apply(params, **batch.arrays())
@@ -508,7 +547,8 @@ def fit(positions: Positions, config: NetConfig, *, train_idx, valid_idx, epochs
         for start in range(0, len(order) - batch_size + 1, batch_size):
             part = order[start:start + batch_size]
             turns = rng.integers(0, 4, len(part)) if augment else None
-            batch, targets, value = positions.batch(part, turns, hand_features=config.hand_features)
+            batch, targets, value = positions.batch(part, turns, hand_features=config.hand_features,
+                                                    base=bool(config.value_base))
             params, opt_state, parts = step(params, opt_state, batch.arrays(), batch.row_source, batch.row_sample,
                                             targets, value, len(part))
             sums += np.array([float(parts[0]), float(parts[1])])
@@ -532,6 +572,14 @@ def shipped_linear_weights(rules) -> np.ndarray | None:
     weights = _meeple.make_evaluator("trained").weights_for(rules)
     w = getattr(weights, "weights", None)
     return None if w is None else np.asarray(w, np.float32).reshape(-1)
+
+
+def leaf_value_error(positions: Positions, indices) -> float:
+    """The squared error of the shipped evaluator's leaf values (tanh of base_terms: what search without a
+    network backs up, the turn in progress finished) against the games' outcomes, as the net's is measured."""
+    if positions.base is None:
+        raise ValueError("policy data without 'leaf_points' (generated before they were kept): generate it again")
+    return float(np.mean((np.tanh(positions.base[indices]) - positions.outcome[indices]) ** 2))
 
 
 def linear_value_error(positions: Positions, indices, evaluator_weights: np.ndarray, reward_scale: float = 20.0):
@@ -573,7 +621,7 @@ class LoopConfig:
     ray_batch: int = 4                # games per Ray task
 
 
-COLUMNS = ["generation", "games", "positions", "valid_policy", "valid_value", "valid_agree", "linear_value",
+COLUMNS = ["generation", "games", "positions", "valid_policy", "valid_value", "valid_agree", "linear_value", "leaf_value",
            "match_games", "score", "score_lo", "score_hi", "elo", "verdict", "promoted", "best", "total_elo",
            "cpu_hours"]
 
@@ -642,7 +690,8 @@ def train_net(out, config: LoopConfig = LoopConfig(), *, progress: bool = True, 
         linear = shipped_linear_weights(rules)
         row = {"generation": g, "games": games, "positions": positions.size, "valid_policy": valid[0],
                "valid_value": valid[1], "valid_agree": valid[2],
-               "linear_value": "" if linear is None else linear_value_error(positions, valid_idx, linear, config.net.reward_scale)}
+               "linear_value": "" if linear is None else linear_value_error(positions, valid_idx, linear, config.net.reward_scale),
+               "leaf_value": "" if positions.base is None else leaf_value_error(positions, valid_idx)}
         if best is None:
             row |= {"match_games": 0, "score": "", "score_lo": "", "score_hi": "", "elo": 0.0, "verdict": "first",
                     "promoted": 1, "best": name}
@@ -687,6 +736,8 @@ def check_settings(out, config: LoopConfig) -> None:
     before = files.loads(files.read_text(path), path)
     defaults = dataclasses.asdict(LoopConfig())  # a setting added since the run started was at its default
     then = {k: before.get(k, defaults.get(k)) for k in settings}
+    if isinstance(then.get("net"), dict):  # likewise a net setting added since
+        then["net"] = defaults["net"] | then["net"]
     changed = [f"{k}: {then[k]!r} then, {v!r} now" for k, v in settings.items() if then[k] != v]
     if changed:
         raise ValueError(f"{out} holds a run with other settings ({'; '.join(changed)}); rerun with the same "

@@ -141,9 +141,9 @@ def join_policy_data(parts: list[tuple[int, dict]]) -> dict:
         out[first] = np.concatenate(firsts + [np.array([rows])]).astype(dtype)
     for key in ("game", "finished"):
         out[key] = np.concatenate([part[key] + start for start, part in parts]).astype(np.int32)
-    for key in ("to_move", "in_hand", "features", "action_features", "action_id", "visits", "action_value", "final_scores",
+    for key in ("to_move", "in_hand", "features", "leaf_points", "action_features", "action_id", "visits", "action_value", "final_scores",
                 "plane_index", "plane_value", "flat"):
-        if all(key in part for _, part in parts):  # action_value: not in files written before it was kept
+        if all(key in part for _, part in parts):  # action_value, leaf_points: not in files written before they were kept
             out[key] = np.concatenate([part[key] for _, part in parts])
     return out
 

@@ -85,6 +85,19 @@ class Evaluator {
   virtual void check_rules(const Rules&) const {}
 };
 
+// The evaluator's points at the end of the turn in progress (`state`'s turn player's), its remaining
+// decisions (a deploy after a placement, the Count's or a wagon's move) each taken by its decider as the
+// one-ply heuristic would: what search values a leaf by, and the base a network's value corrects
+// (network.h). The turn ends at the next draw, or where another player's turn starts (the abbey round); a
+// finished game gives its scores, a tile draw the evaluator's points as they stand.
+PlayerValues turn_end_points(const Evaluator& evaluator, const State& state);
+
+// The evaluator's points for a search leaf at `state`, as search without a network values one: before the
+// turn's tile is placed (a tile draw, a tile in hand, the abbey's turn start or round) the points as they
+// stand, the tile in hand unread; later in a turn its end (turn_end_points); a finished game its scores.
+// What a network with a value base (network.h) corrects.
+PlayerValues leaf_points(const Evaluator& evaluator, const State& state);
+
 // The scores if the game ended now: points so far plus final scoring of the board. What the greedy player
 // maximises; the cheapest evaluator.
 class EndNowEvaluator : public Evaluator {

@@ -37,6 +37,10 @@ struct NetworkShape {
   int global_hidden = 64;   // G
   bool hand_features = true;
   double reward_scale = 20;  // values are tanh(margin / reward_scale)
+  // An evaluator spec ("trained": the shipped one) whose leaf_points (evaluator.h) the value corrects:
+  // value = tanh(head + margin(leaf_points) / reward_scale), so that the net starts from the evaluator's
+  // values and learns what they miss. Empty: value = tanh(head).
+  std::string value_base;
   static constexpr int kMaxWidth = 256;  // K, Hf and G are 1 to this
   static constexpr int kMaxResidual = 8;
 };
@@ -53,6 +57,8 @@ class PolicyValueNet {
   const NetworkShape& shape() const { return shape_; }
   double reward_scale() const { return shape_.reward_scale; }
   const Encoding& encoding() const { return encoding_; }
+  // The evaluator whose values the network's value corrects (NetworkShape::value_base), or null.
+  const std::shared_ptr<const Evaluator>& value_base() const { return value_base_; }
   // Throws std::invalid_argument when the network was trained on other rules (expansions or options, as
   // evaluators are refused) or another player count.
   void check_rules(const Rules& rules) const;
@@ -114,9 +120,13 @@ class PolicyValueNet {
   int read_cells(Workspace::Buffers& w, int b, int column) const;
   void backbone(Workspace::Buffers& w, int batch) const;
 
+  // Each seat's margin(leaf_points) / reward_scale from the observer's seat on: the value base's term.
+  void base_terms(const State& s, int observer, float* out) const;
+
   std::string name_;
   Rules rules_;
   NetworkShape shape_;
+  std::shared_ptr<const Evaluator> value_base_;
   Encoding encoding_;
   Dense flat_, cell_, place_, abbey_, deploy_, global_, other_, value_;
   Eigen::MatrixXf flat_to_cell_;

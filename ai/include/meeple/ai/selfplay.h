@@ -53,6 +53,7 @@ struct PolicyData {
   std::vector<int16_t> in_hand;        // the tile type in hand (State::drawn_tile()), -1 for none
   std::vector<int32_t> first_action;   // its actions are rows first_action[i] .. first_action[i + 1] - 1
   std::vector<float> features;         // players x kNumFeatures per decision (seat-major)
+  std::vector<float> leaf_points;      // players per decision: the shipped evaluator's leaf_points (absolute seats)
   // With observations: decision i's nonzero plane bytes are entries first_entry[i] .. first_entry[i + 1] - 1
   // (plane_index: offset in Encoding::observe's planes, plane_value: the byte), and its flat vector is
   // flat[i * flat_size ..]. Seat `to_move` observes, orientation 0.
