@@ -62,19 +62,24 @@ BENCHMARK(BM_Mcts)
     ->Unit(benchmark::kMillisecond);
 
 // A policy-value network of the spec's default size (K 32, R 1, Hf 64, G 64; docs/networks.md) with random
-// weights: the cost of a network is its size, not its weights.
-std::shared_ptr<const PolicyValueNet> default_size_network() {
-  static const auto net = std::make_shared<const PolicyValueNet>(
-      PolicyValueNet::from_json(random_network_json(Rules{}, NetworkShape{}, 1), "random"));
-  return net;
+// weights: the cost of a network is its size, not its weights. With `base`, a value base (the shipped
+// evaluator's leaf values, which the value corrects) adds the evaluator's cost to each evaluation.
+std::shared_ptr<const PolicyValueNet> default_size_network(bool base = false) {
+  const auto make = [](bool with_base) {
+    NetworkShape shape;
+    if (with_base) shape.value_base = "trained";
+    return std::make_shared<const PolicyValueNet>(PolicyValueNet::from_json(random_network_json(Rules{}, shape, 1), "random"));
+  };
+  static const auto plain = make(false), based = make(true);
+  return base ? based : plain;
 }
 
 // MCTS guided by the network (its leaves `batch` to a call), on the positions of BM_Mcts: compare with its
-// guided rows (leaf:5).
+// guided rows (leaf:5). base:1, a network with a value base.
 void BM_NetMcts(benchmark::State& st) {
   const State root = placement_positions(0)[static_cast<size_t>(st.range(2))];
   MctsOptions o;
-  o.network = default_size_network();
+  o.network = default_size_network(st.range(3) != 0);
   o.batch = static_cast<int>(st.range(0));
   o.threads = static_cast<int>(st.range(1));
   o.iterations = 3000;
@@ -82,8 +87,8 @@ void BM_NetMcts(benchmark::State& st) {
   st.SetLabel("network simulations/s");
 }
 BENCHMARK(BM_NetMcts)
-    ->ArgsProduct({{1, 8}, {1, 2}, {10, 40}})
-    ->ArgNames({"batch", "threads", "tile"})
+    ->ArgsProduct({{1, 8}, {1, 2}, {10, 40}, {0, 1}})
+    ->ArgNames({"batch", "threads", "tile", "base"})
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
 

@@ -198,17 +198,18 @@ class MctsPlayer::Search {
       leaf.path.push_back(node);
       if (s.is_terminal()) return Descent::kTerminal;
       uint8_t e = node->expansion.load(std::memory_order_acquire);
-      // A fresh tile draw needs no network (its outcomes are the tiles left): expand it here and go on to a
-      // drawn tile, so that the network only values decisions, the positions it is trained on, and no
-      // simulation is spent on the position before the draw.
-      if (e == Node::kLeaf && s.is_chance() && node->expansion.compare_exchange_strong(e, Node::kExpanding, std::memory_order_acq_rel)) {
+      // chance=full: a fresh tile draw needs no network (its outcomes are the tiles left): expand it here
+      // and go on to a drawn tile, so that the network values only decisions with a tile in hand.
+      if (e == Node::kLeaf && s.is_chance() && o_.chance == MctsOptions::Chance::kFull &&
+          node->expansion.compare_exchange_strong(e, Node::kExpanding, std::memory_order_acq_rel)) {
         e = expand_chance(*node, s, arena) ? Node::kExpanded : Node::kNoRoom;
         node->expansion.store(e, std::memory_order_release);
       }
-      // chance=sample: a drawn tile's first visit goes on as well. Its decision is expanded here (the
-      // network's priors from a call of its own) and the descent continues to one of its actions, so that
-      // leaves are positions after a decision, as search without a network has them: a tile in hand is the
-      // position whose value is hardest to tell before it is placed.
+      // chance=sample: a fresh tile draw is a leaf like any node (the network values the position before
+      // the draw, as search without a network does), and a drawn tile's first visit goes on: its decision
+      // is expanded here (the network's priors from a call of its own) and the descent continues to one of
+      // its actions, so that no leaf has a tile in hand, the position whose value is hardest to tell
+      // before the tile is placed.
       if (e == Node::kLeaf && o_.chance == MctsOptions::Chance::kSample && leaf.path.size() >= 2 &&
           leaf.path[leaf.path.size() - 2]->chance && node->expansion.compare_exchange_strong(e, Node::kExpanding, std::memory_order_acq_rel)) {
         NetScratch::Leaf& drawn = scratch.drawn;
@@ -234,7 +235,8 @@ class MctsPlayer::Search {
   }
 
   // One network call for the batch's leaves; each claimed leaf is expanded (a decision with the call's
-  // priors), then every path is backed up with the leaf's values (the network's values are rewards).
+  // priors, a tile draw with its outcomes), then every path is backed up with the leaf's values (the
+  // network's values are rewards).
   void evaluate_leaves(NetScratch& scratch, int count, NodeArena& arena, Rng& rng) {
     for (int i = 0; i < count; ++i) scratch.queries[static_cast<size_t>(i)] = query_of(scratch.leaves[static_cast<size_t>(i)]);
     net_->evaluate(std::span(scratch.queries.data(), static_cast<size_t>(count)), scratch.workspace);
@@ -254,16 +256,22 @@ class MctsPlayer::Search {
   }
 
   // The network's query for a leaf: its values, and the priors of its legal actions when it is to be
-  // expanded (a claimed leaf is a decision: descend expands tile draws itself) and no policy (policy=)
-  // gives them instead.
+  // expanded, is a decision (a tile draw has outcomes, not priors) and no policy (policy=) gives them
+  // instead.
   PolicyValueNet::Query query_of(NetScratch::Leaf& leaf) const {
-    if (leaf.expand) leaf.state.legal_actions(leaf.actions);
-    const bool priors = leaf.expand && !o_.policy;
+    const bool decision = leaf.expand && !leaf.state.is_chance();
+    if (decision) leaf.state.legal_actions(leaf.actions);
+    const bool priors = decision && !o_.policy;
     return {&leaf.state, priors ? &leaf.actions : nullptr, priors ? leaf.priors.data() : nullptr, &leaf.values};
   }
 
-  // Expands a claimed leaf with the network's priors, or the policy's with policy=.
+  // Expands a claimed leaf: a decision with the network's priors (the policy's with policy=), a tile draw
+  // with its outcomes.
   void expand_leaf(NetScratch::Leaf& leaf, Node& n, NodeArena& arena) {
+    if (leaf.state.is_chance()) {
+      n.expansion.store(expand_chance(n, leaf.state, arena) ? Node::kExpanded : Node::kNoRoom, std::memory_order_release);
+      return;
+    }
     if (o_.policy) o_.policy->priors(leaf.state, leaf.actions, leaf.priors);
     const bool ok = make_decision_children(n, arena, leaf.actions, leaf.priors.data());
     n.expansion.store(ok ? Node::kExpanded : Node::kNoRoom, std::memory_order_release);
@@ -886,10 +894,12 @@ MctsPlayer::Profile MctsPlayer::profile() const {
 }
 
 // Whether a node's first visit went on to one of its children rather than ending its simulation there:
-// a drawn tile under chance=sample (simulate), a tile draw with a network (descend).
+// a drawn tile under chance=sample (simulate, and descend with a network), a tile draw with a network under
+// chance=full (descend).
 bool MctsPlayer::first_visit_passed(const Node& parent, const Node& child) const {
   const bool drawn_passed = parent.chance && options_.chance == MctsOptions::Chance::kSample;
-  return options_.network ? child.chance || drawn_passed : drawn_passed;
+  const bool draw_passed = child.chance && options_.chance == MctsOptions::Chance::kFull;
+  return options_.network ? draw_passed || drawn_passed : drawn_passed;
 }
 
 std::string MctsPlayer::verify_tree() const {

@@ -690,13 +690,13 @@ TEST(Network, NetValueMixesTheNetworkWithTheEvaluator) {
 
 void passes_through_tile_draws(MctsOptions::Chance chance);
 
-// A fresh tile draw is passed through: the network never values the position before the draw (which its
-// training data never shows), and no simulation ends at the draw itself. With chance=sample (the default)
-// a drawn tile's first visit goes on as well, to one of its actions, so that no simulation ends with a
-// tile in hand; with chance=full the drawn tile's decision is the leaf.
-// verify_tree checks each node's visits against its children's by those rules, so a simulation that
-// stopped where it should have gone on (or the reverse) fails it.
-TEST(Network, MctsPassesThroughTileDraws) {
+// Tile draws by chance mode. chance=full: a fresh tile draw is passed through to one drawn tile, whose
+// decision is the leaf, so the network values only decisions with a tile in hand. chance=sample (the
+// default): a fresh tile draw is a leaf like any node, and a drawn tile's first visit goes on to one of its
+// actions, as search without a network does, so no leaf has a tile in hand. verify_tree checks each node's
+// visits against its children's by those rules, so a simulation that stopped where it should have gone on
+// (or the reverse) fails it.
+TEST(Network, TileDrawsFollowTheChanceMode) {
   for (const auto chance : {MctsOptions::Chance::kSample, MctsOptions::Chance::kFull}) {
     SCOPED_TRACE(chance == MctsOptions::Chance::kSample ? "chance=sample" : "chance=full");
     passes_through_tile_draws(chance);
@@ -888,6 +888,7 @@ TEST(Network, TheShippedNetworkPlaysItsRulesOnly) {
   ASSERT_NE(net, nullptr);
   EXPECT_EQ(net, shipped_network()) << "read once";
   EXPECT_EQ(net->players(), 2);
+  EXPECT_EQ(net->shape().value_base, "trained");  // it corrects the shipped evaluator (docs/networks.md)
   net->check_rules(rules_with(2));
   EXPECT_THROW(net->check_rules(rules_with(3)), std::invalid_argument);
   EXPECT_THROW(net->check_rules(rules_with(2, kRiver2)), std::invalid_argument);

@@ -81,11 +81,11 @@ struct MctsOptions {
   int determinizations = 0;
   static constexpr int kMaxDeterminizations = 64;  // each tree starts with a block of nodes (about 1.8 MB)
   // A policy-value network: it values every leaf that is not a finished game and gives the priors of the
-  // decisions, in place of the evaluator, finish_turn and the policy. A simulation passes through a fresh
-  // tile draw to one drawn tile, so the leaves it values are decisions, as in its training data; with
-  // chance=sample (the default) it passes through the drawn tile's first visit too (its decision expanded
-  // with priors from a network call of its own), so that leaves are positions after a decision, as without
-  // a network; chance=full makes the drawn tile's decision the leaf. With an evaluator
+  // decisions, in place of the evaluator, finish_turn and the policy. With chance=sample (the default) the
+  // tree is shaped as without a network: a fresh tile draw is a leaf it values, and a simulation passes
+  // through a drawn tile's first visit (its decision expanded with priors from a network call of its own)
+  // to one of its actions, so that no leaf has a tile in hand. With chance=full a simulation passes through
+  // a fresh tile draw to one drawn tile, whose decision is the leaf. With an evaluator
   // (eval=) the network gives only the priors and the evaluator values the leaves (finish_turn as without
   // a network); with a policy (policy=) the policy gives the priors and the network only values: each half
   // of the network measured on its own. When it values the leaves its reward_scale replaces this one
