@@ -57,10 +57,8 @@ PlayerValues turn_end_points(const Evaluator& evaluator, const State& state) {
 
 PlayerValues leaf_points(const Evaluator& evaluator, const State& state) {
   switch (state.phase()) {
-    case Phase::kTurnStart:
     case Phase::kDraw:
-    case Phase::kPlace:
-    case Phase::kAbbeyRound: return evaluator.evaluate(state);
+    case Phase::kPlace: return evaluator.evaluate(state);
     default: return turn_end_points(evaluator, state);
   }
 }

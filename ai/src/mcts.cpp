@@ -90,7 +90,7 @@ struct MctsPlayer::NetScratch {
     queries.resize(static_cast<size_t>(batch));
   }
   PolicyValueNet::Workspace workspace;
-  Leaf drawn;  // chance=sample: a drawn tile's decision, expanded during a descent
+  Leaf drawn;  // a decision expanded outside the batches (expand_now)
   std::vector<Leaf> leaves;
   std::vector<PolicyValueNet::Query> queries;
 };
@@ -136,12 +136,7 @@ class MctsPlayer::Search {
   void prepare_root() {
     Node& root = *tree_.root;
     if (root.expansion.load(std::memory_order_acquire) != Node::kLeaf) return;
-    NetScratch::Leaf& leaf = (*net_scratch_)[0]->leaves[0];
-    leaf.state = tree_.root_state;
-    leaf.expand = true;
-    const PolicyValueNet::Query query = query_of(leaf);
-    net_->evaluate(std::span(&query, 1), (*net_scratch_)[0]->workspace);
-    expand_leaf(leaf, root, tree_.arenas[0]);
+    expand_now(*(*net_scratch_)[0], root, tree_.root_state, tree_.arenas[0]);
   }
 
  private:
@@ -186,7 +181,8 @@ class MctsPlayer::Search {
 
   // From the root to a leaf, counting a visit and a virtual loss on every node on the way: a finished
   // game, a leaf this descent claims (pending) or one that cannot be expanded (no room: valued only), or a
-  // collision with a pending leaf (or a tile draw another worker is expanding).
+  // collision with a pending leaf (or a tile draw, or under chance=sample a drawn tile's decision, that
+  // another worker is expanding).
   Descent descend(NetScratch& scratch, NetScratch::Leaf& leaf, Rng& rng, NodeArena& arena) {
     State& s = leaf.state;
     s = tree_.root_state;
@@ -212,12 +208,7 @@ class MctsPlayer::Search {
       // before the tile is placed.
       if (e == Node::kLeaf && o_.chance == MctsOptions::Chance::kSample && leaf.path.size() >= 2 &&
           leaf.path[leaf.path.size() - 2]->chance && node->expansion.compare_exchange_strong(e, Node::kExpanding, std::memory_order_acq_rel)) {
-        NetScratch::Leaf& drawn = scratch.drawn;
-        drawn.state = s;
-        drawn.expand = true;
-        const PolicyValueNet::Query query = query_of(drawn);
-        if (query.priors) net_->evaluate(std::span(&query, 1), scratch.workspace);  // policy= gives them otherwise
-        expand_leaf(drawn, *node, arena);
+        expand_now(scratch, *node, s, arena);
         e = node->expansion.load(std::memory_order_acquire);
       }
       if (e == Node::kLeaf && node->expansion.compare_exchange_strong(e, Node::kPending, std::memory_order_acq_rel)) {
@@ -234,6 +225,18 @@ class MctsPlayer::Search {
     }
   }
 
+  // Expands decision node `n` at state `s` now, outside the batches (the root, a drawn tile passed through):
+  // the network's priors from a call of one position (none with policy=, which gives them), its value unused.
+  void expand_now(NetScratch& scratch, Node& n, const State& s, NodeArena& arena) {
+    NetScratch::Leaf& leaf = scratch.drawn;
+    leaf.state = s;
+    leaf.expand = true;
+    PolicyValueNet::Query query = query_of(leaf);
+    query.values = nullptr;
+    if (query.priors) net_->evaluate(std::span(&query, 1), scratch.workspace);
+    expand_leaf(leaf, n, arena);
+  }
+
   // One network call for the batch's leaves; each claimed leaf is expanded (a decision with the call's
   // priors, a tile draw with its outcomes), then every path is backed up with the leaf's values (the
   // network's values are rewards).
@@ -243,7 +246,8 @@ class MctsPlayer::Search {
     for (int i = 0; i < count; ++i) {
       NetScratch::Leaf& leaf = scratch.leaves[static_cast<size_t>(i)];
       // With eval= the evaluator values the leaf as without a network, the turn in progress finished first
-      // (drawn = false: a drawn tile's leaf too, since the evaluator does not read the tile in hand), and
+      // (drawn = false: under chance=full a drawn tile's leaf too, since the evaluator does not read the tile
+      // in hand; a leaf before a draw is valued as it stands), and
       // net_value_weight of the network's value is mixed in (AlphaGo's mix of value net and rollouts).
       if (o_.evaluator) {
         const PlayerValues evaluated = leaf_rewards(leaf.state, rng, false);

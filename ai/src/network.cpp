@@ -290,7 +290,13 @@ void PolicyValueNet::check_rules(const Rules& rules) const {
                                 std::to_string(rules.players) + "; train a network for these rules");
   if (const std::string why = rules_mismatch("network '" + excerpt(name_) + "'", rules_, rules); !why.empty())
     throw std::invalid_argument(why + "; train a network for these rules");
-  if (value_base_) value_base_->check_rules(rules);
+  if (value_base_) {
+    try {
+      value_base_->check_rules(rules);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument("network '" + excerpt(name_) + "' value_base: " + e.what());
+    }
+  }
 }
 
 void PolicyValueNet::base_terms(const State& s, int observer, float* out) const {
@@ -582,7 +588,7 @@ void PolicyValueNet::evaluate(std::span<const Query> queries, Workspace& workspa
       for (int k = 0; k < players; ++k)
         std::copy_n(w.hand.data() + ((observer + k) % players) * kNumFeatures, kNumFeatures, x + flat_size + k * kNumFeatures);
     }
-    if (value_base_) base_terms(s, observer, w.base.col(b).data());
+    if (value_base_ && queries[static_cast<size_t>(b)].values) base_terms(s, observer, w.base.col(b).data());  // else unread
     w.first[static_cast<size_t>(b)] = cells;
     cells = read_cells(w, b, cells);
   }

@@ -517,7 +517,7 @@ TEST(Network, MctsPlaysWholeGamesInBatches) {
 
 // The network's priors order the root's children and its values are what the search backs up: with
 // one simulation per child the root's children carry the network's values of their positions. At a
-// placement the children are the deploy decisions that follow (a tile draw would be passed through).
+// placement the children are the deploy decisions that follow, never a tile draw.
 // A random position where a tile with at least three placements is to be placed.
 State placement_position(const Rules& rules, uint64_t seed, ActionList& actions) {
   State s = testing::random_position(rules, seed, 20);

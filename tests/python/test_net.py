@@ -167,6 +167,10 @@ def test_a_value_base_net_starts_at_the_evaluators_values_and_trains_from_them(p
                               params=start, progress=False, log=lambda *_: None, augment=False)
     assert before[1] == pytest.approx(net.leaf_value_error(positions, idx), rel=1e-4)
     assert history[-1]["valid_value"] < before[1]  # fitted on these very games: the head learns their outcomes
+    # The data keep the shipped evaluator's leaf points only: another base is refused before training.
+    with pytest.raises(ValueError, match="shipped evaluator's leaf points only"):
+        net.fit(positions, dataclasses.replace(config, value_base="endnow"), train_idx=idx, valid_idx=idx, epochs=1,
+                progress=False, log=lambda *_: None)
 
 
 def test_linear_value_error_reads_the_shipped_weights(positions):

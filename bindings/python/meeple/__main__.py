@@ -428,8 +428,8 @@ def main(argv=None) -> int:
     tn.add_argument("--global-hidden", type=number(1, 256), default=64)
     tn.add_argument("--no-hand-features", action="store_true", help="do not give the net the evaluator's features")
     tn.add_argument("--value-base", default="", metavar="EVALUATOR",
-                    help="the value corrects this evaluator's leaf values (such as 'trained', the shipped one): "
-                         "tanh(head + its margin / reward scale), starting from them (docs/networks.md)")
+                    help="'trained': the value corrects the shipped evaluator's leaf values, tanh(head + their "
+                         "margin / reward scale), starting from them (docs/networks.md)")
     tn.add_argument("--elo0", type=real(), default=0.0)
     tn.add_argument("--elo1", type=real(), default=30.0)
     tn.add_argument("--batch-pairs", type=number(1), default=20, help="seat-swapped pairs between SPRT looks")

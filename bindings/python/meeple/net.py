@@ -22,6 +22,7 @@ import numpy as np
 from . import _meeple, files
 
 FORMAT = "meeple-net/1"
+TRAINED_BASE = "trained"  # the evaluator whose leaf points policy data keep (generate_policy_data)
 WINDOW = 32
 CELLS = WINDOW * WINDOW
 HAND = len(_meeple.FEATURE_NAMES)  # evaluator features per seat
@@ -55,6 +56,14 @@ class NetConfig:
             raise ValueError(f"net reward_scale must be positive, not {self.reward_scale!r}")
         if not isinstance(self.value_base, str):
             raise ValueError(f"net value_base must be an evaluator spec such as 'trained' or '', not {self.value_base!r}")
+        return self
+
+    def check_trainable(self):
+        """Training reads the value base's terms from the data, which keep the shipped evaluator's leaf points
+        only: another base would train against values the search never computes."""
+        if self.value_base not in ("", TRAINED_BASE):
+            raise ValueError(f"net value_base {self.value_base!r}: training data keep the shipped evaluator's leaf "
+                             f"points only, so a net is trained with value_base '{TRAINED_BASE}' or none")
         return self
 
 
@@ -515,6 +524,7 @@ def fit(positions: Positions, config: NetConfig, *, train_idx, valid_idx, epochs
     """Trains (from `params`, or fresh) on decisions train_idx with Adam, each batch in random orientations;
     returns (params, history), history a row per epoch with the validation losses."""
     jax, jnp, _, optax = _jax()
+    config.check_trainable()
     if len(train_idx) == 0:
         raise ValueError("no decisions to train on: play more games")
     batch_size = min(batch_size, len(train_idx))  # a small data set still trains, in one batch
@@ -649,7 +659,7 @@ def train_net(out, config: LoopConfig = LoopConfig(), *, progress: bool = True, 
     if rules.players != 2:
         raise ValueError(f"train-net gates by head-to-head matches, so it trains 2-player nets; these rules have "
                          f"{rules.players} players")
-    config.net.check()
+    config.net.check().check_trainable()
     if config.search_value:  # the search's values are blended with outcomes in the net's own units
         for spec in (config.teacher, config.selfplay):
             if "scale=" in spec or "reward=win" in spec:

@@ -1,4 +1,4 @@
-# The measurements of docs/networks.md "A net that corrects the evaluator, and leaves after a decision", run
+# The measurements of docs/networks.md "A net that corrects the evaluator, in a tree shaped as the default's", run
 # from the repository root with the package in .venv (bash scripts/python.sh) and its meeple command line.
 
 # 1,000 teacher games (mcts, 1,000 simulations; seeds 400000-400999) with observations and leaf points:

@@ -92,10 +92,10 @@ class Evaluator {
 // finished game gives its scores, a tile draw the evaluator's points as they stand.
 PlayerValues turn_end_points(const Evaluator& evaluator, const State& state);
 
-// The evaluator's points for a search leaf at `state`, as search without a network values one: before the
-// turn's tile is placed (a tile draw, a tile in hand, the abbey's turn start or round) the points as they
-// stand, the tile in hand unread; later in a turn its end (turn_end_points); a finished game its scores.
-// What a network with a value base (network.h) corrects.
+// The evaluator's points for a search leaf at `state`, as search without a network values one (the default
+// chance=sample, finish_turn): a tile draw, or a tile in hand (a leaf reached by the draw), the points as
+// they stand, the tile unread; any other decision the end of its turn (turn_end_points); a finished game
+// its scores. What a network with a value base (network.h) corrects.
 PlayerValues leaf_points(const Evaluator& evaluator, const State& state);
 
 // The scores if the game ended now: points so far plus final scoring of the board. What the greedy player

@@ -52,7 +52,8 @@ struct MctsOptions {
   bool finish_turn = true;
   // Evaluator for kTruncated/kEval leaves; null: the shipped trained weights.
   std::shared_ptr<const Evaluator> evaluator;
-  // Chance nodes. kFull: every drawn tile is a node whose first visit ends a simulation, like any other.
+  // Chance nodes. kFull: every drawn tile is a node whose first visit ends a simulation, like any other
+  // (with a network, a fresh tile draw is passed through to one drawn tile, which ends it).
   // kSample: a simulation passes through a drawn tile's first visit and goes on to decide with it (the
   // evaluators do not read the tile in hand, so stopping there would evaluate the position before the draw
   // again).
