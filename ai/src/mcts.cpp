@@ -49,6 +49,8 @@ class MctsPlayer::NodeArena {
     return out;
   }
   int64_t nodes() const { return nodes_; }
+  // Room for the list of blocks a tree of `max_nodes` can take, so that a search allocates only the blocks.
+  void reserve(int64_t max_nodes) { blocks_.reserve(static_cast<size_t>(max_nodes) / kBlockNodes + 2); }
 
  private:
   std::vector<std::unique_ptr<Node[]>> blocks_;
@@ -59,6 +61,7 @@ class MctsPlayer::NodeArena {
 struct MctsPlayer::Tree {
   Tree(int workers, const State& state, size_t max_nodes)
       : arenas(static_cast<size_t>(workers)), root_state(state), max_nodes_per_worker(static_cast<int64_t>(max_nodes) / workers) {
+    for (NodeArena& a : arenas) a.reserve(max_nodes_per_worker);
     root = arenas[0].allocate(1);
   }
   int64_t nodes() const {
