@@ -105,7 +105,7 @@ corrects and what search without a network values a leaf by.)doc");
     shape.global_hidden = global_hidden;
     shape.hand_features = hand_features;
     shape.reward_scale = reward_scale;
-    shape.value_base = value_base;
+    shape.value_base = utf8_text(py::bytes(value_base), "value_base");  // JSON text is UTF-8
     return random_network_json(rules, shape, seed, utf8_text(py::bytes(name), "name"));  // JSON text is UTF-8
   }, py::arg("rules"), py::arg("seed") = 1, py::arg("channels") = 32, py::arg("residual") = 1, py::arg("flat_hidden") = 64,
         py::arg("global_hidden") = 64, py::arg("hand_features") = true, py::arg("reward_scale") = 20.0, py::arg("name") = "random",
