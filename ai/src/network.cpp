@@ -205,16 +205,22 @@ PolicyValueNet PolicyValueNet::from_json(std::string_view text, const std::strin
     if (!j["value_base"].is_string() || j["value_base"].get<std::string>().empty())
       fail("value_base must be an evaluator spec such as \"trained\", got " + excerpt_json(j["value_base"]));
     shape.value_base = j["value_base"].get<std::string>();
-    try {
-      make_evaluator(shape.value_base)->check_rules(rules);
-    } catch (const std::invalid_argument& e) {
-      fail(std::string("value_base: ") + e.what());
-    }
   }
   const nlohmann::json& tensors = field("tensors");
   if (!tensors.is_object()) fail("tensors must be an object of {\"shape\": [...], \"data\": [...]} by name");
 
-  PolicyValueNet net(j.value("name", source), rules, shape);
+  // The value base's evaluator is made once, by the constructor, and checked against the rules here.
+  const auto construct = [&]() -> PolicyValueNet {
+    try {
+      PolicyValueNet made(j.value("name", source), rules, shape);
+      if (made.value_base_) made.value_base_->check_rules(rules);
+      return made;
+    } catch (const std::invalid_argument& e) {
+      fail(std::string("value_base: ") + e.what());
+      throw;  // not reached: fail throws
+    }
+  };
+  PolicyValueNet net = construct();
   std::set<std::string> expected;
   for_each_tensor(net, [&](const std::string& name, const auto&) { expected.insert(name); });
   for (const auto& [key, _] : tensors.items())

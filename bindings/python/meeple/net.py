@@ -163,8 +163,8 @@ def _action_rows(batch: Batch, sample: np.ndarray, ids: np.ndarray):
 
 
 def base_terms(points: np.ndarray, observer: np.ndarray, reward_scale: float) -> np.ndarray:
-    """Each seat's margin(points) / reward_scale, seats counted from the observer: a value base's term, from
-    leaf_points [N, players] in absolute seats."""
+    """Each seat's margin(points) / reward_scale, seats counted from the observer, from points [N, players] in
+    absolute seats: a value base's terms (of leaf_points), and tanh of it a value target (of final scores)."""
     players = points.shape[1]
     best_other = np.stack([np.delete(points, k, axis=1).max(axis=1) for k in range(players)], axis=1)
     seats = (np.asarray(observer, np.int64)[:, None] + np.arange(players)) % players
@@ -355,10 +355,8 @@ class Positions:
         # from the chooser.
         game_row = {int(g): i for i, g in enumerate(data["finished"])}
         scores = data["final_scores"][[game_row[int(g)] for g in data["game"]]].astype(np.float32)
-        best_other = np.stack([np.delete(scores, k, axis=1).max(axis=1) for k in range(self.players)], axis=1)
-        margin = scores - best_other
         seats = (data["to_move"][:, None].astype(np.int64) + np.arange(self.players)) % self.players
-        self.outcome = np.tanh(np.take_along_axis(margin, seats, axis=1) / reward_scale).astype(np.float32)
+        self.outcome = np.tanh(base_terms(scores, data["to_move"], reward_scale))
         self.value_target = self.outcome
         if search_value:
             self.value_target = self.blend_search_value(search_value)
@@ -596,9 +594,7 @@ def linear_value_error(positions: Positions, indices, evaluator_weights: np.ndar
     """The squared error of a linear evaluator's values (tanh of its estimated margins / reward_scale, as
     the search reads them) against the same targets the net's value head is fitted to."""
     x = positions.hand[indices].reshape(len(indices), positions.players, HAND)
-    estimate = x @ evaluator_weights
-    best_other = np.stack([np.delete(estimate, k, axis=1).max(axis=1) for k in range(positions.players)], axis=1)
-    value = np.tanh((estimate - best_other) / reward_scale)
+    value = np.tanh(base_terms(x @ evaluator_weights, np.zeros(len(indices)), reward_scale))  # seats already from the chooser
     return float(np.mean((value - positions.outcome[indices]) ** 2))
 
 
