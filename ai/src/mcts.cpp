@@ -235,6 +235,10 @@ class MctsPlayer::Search {
     leaf.state = s;
     leaf.expand = true;
     PolicyValueNet::Query query = query_of(leaf);
+    if (!has_room(arena, leaf.actions.size)) {  // at the node cap it stays a leaf: no call for unused priors
+      n.expansion.store(Node::kNoRoom, std::memory_order_release);
+      return;
+    }
     query.values = nullptr;
     if (query.priors) net_->evaluate(std::span(&query, 1), scratch.workspace);
     expand_leaf(leaf, n, arena);
@@ -372,9 +376,11 @@ class MctsPlayer::Search {
     }, false);
   }
 
+  bool has_room(const NodeArena& arena, int count) const { return arena.nodes() + count <= tree_.max_nodes_per_worker; }
+
   template <typename Init>
   bool make_children(Node& n, NodeArena& arena, int count, Init&& init, bool chance) {
-    if (arena.nodes() + count > tree_.max_nodes_per_worker) return false;
+    if (!has_room(arena, count)) return false;
     Node* children = arena.allocate(count);
     int total = 0;
     for (int i = 0; i < count; ++i) {

@@ -688,7 +688,7 @@ TEST(Network, NetValueMixesTheNetworkWithTheEvaluator) {
   }
 }
 
-void passes_through_tile_draws(MctsOptions::Chance chance);
+void passes_through_tile_draws(MctsOptions::Chance chance, const std::string& setting);
 
 // Tile draws by chance mode. chance=full: a fresh tile draw is passed through to one drawn tile, whose
 // decision is the leaf, so the network values only decisions with a tile in hand. chance=sample (the
@@ -696,14 +696,17 @@ void passes_through_tile_draws(MctsOptions::Chance chance);
 // actions, as search without a network does, so no leaf has a tile in hand. verify_tree checks each node's
 // visits against its children's by those rules, so a simulation that stopped where it should have gone on
 // (or the reverse) fails it.
+// Also with the evaluator's values mixed in (eval=), another policy's priors (policy=), and at the node cap,
+// where a drawn tile's decision stays a leaf.
 TEST(Network, TileDrawsFollowTheChanceMode) {
-  for (const auto chance : {MctsOptions::Chance::kSample, MctsOptions::Chance::kFull}) {
-    SCOPED_TRACE(chance == MctsOptions::Chance::kSample ? "chance=sample" : "chance=full");
-    passes_through_tile_draws(chance);
-  }
+  for (const auto chance : {MctsOptions::Chance::kSample, MctsOptions::Chance::kFull})
+    for (const char* setting : {"plain", "eval", "policy", "cap"}) {
+      SCOPED_TRACE(std::string(chance == MctsOptions::Chance::kSample ? "chance=sample " : "chance=full ") + setting);
+      passes_through_tile_draws(chance, setting);
+    }
 }
 
-void passes_through_tile_draws(MctsOptions::Chance chance) {
+void passes_through_tile_draws(MctsOptions::Chance chance, const std::string& setting) {
   const Rules rules = rules_with(2);
   const auto net = random_net(rules, shape_of(4, 1, 8, 8, true), 8);
   MctsOptions o;
@@ -711,6 +714,13 @@ void passes_through_tile_draws(MctsOptions::Chance chance) {
   o.iterations = 300;
   o.reuse_tree = false;
   o.chance = chance;
+  if (setting == "eval") {
+    o.evaluator = make_evaluator("trained");
+    o.reward_scale = net->reward_scale();
+    o.net_value_weight = 0.5;
+  }
+  if (setting == "policy") o.policy = make_policy("trained");
+  if (setting == "cap") o.max_nodes = 1500;
   MctsPlayer bot(o);
   State s = testing::random_position(rules, 9, 30);
   for (int decisions = 0; decisions < 6 && !s.is_terminal();) {
@@ -721,6 +731,10 @@ void passes_through_tile_draws(MctsOptions::Chance chance) {
     s.apply(bot.choose(s));
     ++decisions;
     ASSERT_EQ(bot.verify_tree(), "");
+    if (o.max_nodes == 1500) {  // the tree was full (uncapped, these searches grow 4,500-5,500 nodes)
+      EXPECT_LE(bot.last_nodes(), 1500);
+      EXPECT_GT(bot.last_nodes(), 1400);
+    }
     int64_t draws = 0;
     for (const auto& d : bot.profile().depths) draws += d.chance_nodes;
     EXPECT_GT(draws, 0) << "no tile draw in the tree";
