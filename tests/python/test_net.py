@@ -254,8 +254,26 @@ def test_train_net_runs_generations_and_resumes(tmp_path, monkeypatch):
     with pytest.raises(ValueError, match="the bot mcts:scale=10 backs up other values"):
         net.train_net(tmp_path / "units", dataclasses_replace(config, teacher="mcts:scale=10", search_value=0.5),
                       progress=False)
-    with pytest.raises(ValueError, match="2-player nets; these rules have 3 players"):
+    with pytest.raises(ValueError, match="they need 2 players; these rules have 3: use --generations 0"):
         net.train_net(tmp_path / "three", dataclasses_replace(config, rules="players=3"), progress=False)
+    assert not (tmp_path / "three" / "data-000.npz").exists()
+
+
+# With more than two players the loop distils the teacher (generation 0): a net of those rules, with a
+# value base, that C++ reads and plays with.
+def test_train_net_distils_a_three_player_net_with_every_expansion(tmp_path):
+    rules = "players=3 expansions=river2,count,king_robber,cult_places,abbey_mayor"
+    config = net.LoopConfig(rules=rules, generations=0, teacher="mcts:iterations=20", teacher_games=3, epochs=1,
+                            batch=32, net=dataclasses_replace(TINY, value_base="trained"), workers=2, seed=7)
+    rows = net.train_net(tmp_path, config, progress=False, log=lambda *_: None)
+    assert [r["generation"] for r in rows] == ["0"] and rows[0]["best"] == "net-000.json"
+    assert float(rows[0]["valid_value"]) > 0 and float(rows[0]["leaf_value"]) > 0
+    best = meeple.load_network(str(tmp_path / "best.json"))
+    best.check_rules(meeple.Rules.parse(rules))
+    assert best.value_base == "trained"
+    played = meeple.tournament([f"mcts:net={tmp_path / 'best.json'},iterations=30", "greedy", "random"], games=3,
+                               rules=rules, seed=3, workers=2, progress=False)
+    assert len(played.games) == 3 and all(max(g.scores) > 0 for g in played.games)
 
 
 def dataclasses_replace(config, **changes):

@@ -652,9 +652,10 @@ def train_net(out, config: LoopConfig = LoopConfig(), *, progress: bool = True, 
     from .environment import as_rules
 
     rules = as_rules(config.rules)
-    if rules.players != 2:
-        raise ValueError(f"train-net gates by head-to-head matches, so it trains 2-player nets; these rules have "
-                         f"{rules.players} players")
+    if rules.players != 2 and config.generations > 0:
+        raise ValueError(f"train-net gates its generations by head-to-head matches, so they need 2 players; these "
+                         f"rules have {rules.players}: use --generations 0 to distil the teacher's games into a "
+                         f"{rules.players}-player net")
     config.net.check().check_trainable()
     if config.search_value:  # the search's values are blended with outcomes in the net's own units
         for spec in (config.teacher, config.selfplay):
