@@ -791,6 +791,8 @@ def plot_generations(rows, path, title="train-net") -> None:
     c.plot(gen, [float(r["valid_value"]) for r in rows], "o-", label="net value")
     if rows and rows[0].get("linear_value"):
         c.plot(gen, [float(r["linear_value"]) for r in rows], "s--", label="shipped linear evaluator")
+    if rows and rows[0].get("leaf_value"):  # what search without a network backs up (a value base's start)
+        c.plot(gen, [float(r["leaf_value"]) for r in rows], "^:", label="evaluator's leaf values")
     c.set(xlabel="generation", ylabel="squared error, held-out games", title="value error")
     c.legend()
     fig.suptitle(title)
