@@ -228,14 +228,16 @@ class MctsPlayer::Search {
     }
   }
 
-  // Expands decision node `n` at state `s` now, outside the batches (the root, a drawn tile passed through):
+  // Expands node `n` at state `s` now, outside the batches (the root, a drawn tile passed through):
   // the network's priors from a call of one position (none with policy=, which gives them), its value unused.
   void expand_now(NetScratch& scratch, Node& n, const State& s, NodeArena& arena) {
     NetScratch::Leaf& leaf = scratch.drawn;
     leaf.state = s;
     leaf.expand = true;
     PolicyValueNet::Query query = query_of(leaf);
-    if (!has_room(arena, leaf.actions.size)) {  // at the node cap it stays a leaf: no call for unused priors
+    // At the node cap a decision stays a leaf: no call for priors it cannot use. (A drawn tile that fits
+    // nowhere is discarded and the node is a tile draw again: expand_leaf gives it its outcomes.)
+    if (!leaf.state.is_chance() && !has_room(arena, leaf.actions.size)) {
       n.expansion.store(Node::kNoRoom, std::memory_order_release);
       return;
     }

@@ -697,7 +697,7 @@ void passes_through_tile_draws(MctsOptions::Chance chance, const std::string& se
 // visits against its children's by those rules, so a simulation that stopped where it should have gone on
 // (or the reverse) fails it.
 // Also with the evaluator's values mixed in (eval=), another policy's priors (policy=), and at the node cap,
-// where a drawn tile's decision stays a leaf.
+// where a drawn tile's decision stays a leaf (this checks the tree, not that no network call is wasted there).
 TEST(Network, TileDrawsFollowTheChanceMode) {
   for (const auto chance : {MctsOptions::Chance::kSample, MctsOptions::Chance::kFull})
     for (const char* setting : {"plain", "eval", "policy", "cap"}) {

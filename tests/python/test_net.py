@@ -1,6 +1,7 @@
 """meeple.net: the policy-value network's data, its JAX model, the weight file, and training."""
 import dataclasses
 import json
+import os
 
 import numpy as np
 import pytest
@@ -274,6 +275,24 @@ def test_train_net_distils_a_three_player_net_with_every_expansion(tmp_path):
     played = meeple.tournament([f"mcts:net={tmp_path / 'best.json'},iterations=30", "greedy", "random"], games=3,
                                rules=rules, seed=3, workers=2, progress=False)
     assert len(played.games) == 3 and all(max(g.scores) > 0 for g in played.games)
+
+
+# A run's plot is written whole, by renaming: a folder seeded by hard links from another run (as
+# docs/networks/loop-vb was) leaves that run's picture as it was, and the format follows the extension.
+def test_generations_plot_replaces_its_file_whole(tmp_path):
+    rows = [{"generation": "0", "total_elo": "0", "cpu_hours": "0.1", "promoted": "1", "valid_value": "0.25",
+             "linear_value": "0.27", "leaf_value": "0.26"},
+            {"generation": "1", "total_elo": "40", "cpu_hours": "0.5", "promoted": "1", "valid_value": "0.24",
+             "linear_value": "0.27", "leaf_value": "0.26"}]
+    other = tmp_path / "other.png"
+    other.write_bytes(b"the other run's picture")
+    os.link(other, tmp_path / "generations.png")
+    net.plot_generations(rows, tmp_path / "generations.png")
+    assert other.read_bytes() == b"the other run's picture"
+    assert (tmp_path / "generations.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    net.plot_generations(rows, tmp_path / "generations.svg")
+    assert b"<svg" in (tmp_path / "generations.svg").read_bytes()[:500]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["generations.png", "generations.svg", "other.png"]
 
 
 def dataclasses_replace(config, **changes):

@@ -143,6 +143,20 @@ def write_atomic(path, text: str, newline: str | None = None) -> None:
         raise
 
 
+def save_figure(fig, path, **kwargs) -> None:
+    """fig.savefig(path) whole, as write_atomic writes text (the format from path's extension), so that a
+    run stopped mid-write, or a file hard-linked from another run, keeps its old picture."""
+    path = os.fspath(path)
+    tmp = f"{path}.tmp-{os.getpid()}"
+    try:
+        fig.savefig(tmp, format=os.path.splitext(path)[1][1:] or None, **kwargs)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise
+
+
 def copy_atomic(source, path) -> None:
     """Copies a (text) file this package wrote, a weight file, to `path` whole."""
     write_atomic(path, read_text(source).decode("utf-8"))

@@ -721,6 +721,7 @@ def train_net(out, config: LoopConfig = LoopConfig(), *, progress: bool = True, 
         rows.append({k: "" if v is None else (f"{v:.5g}" if isinstance(v, float) else str(v)) for k, v in row.items()})
         write_rows(log_path, rows)
         plot_generations(rows, os.path.join(out, "generations.png"), title=f"train-net: {rules}")
+        files.copy_atomic(os.path.join(out, best), os.path.join(out, "best.json"))  # a stopped run's best too
         log(" ".join(f"{k}={rows[-1][k]}" for k in COLUMNS))
     if best:
         files.copy_atomic(os.path.join(out, best), os.path.join(out, "best.json"))
@@ -797,5 +798,5 @@ def plot_generations(rows, path, title="train-net") -> None:
     c.legend()
     fig.suptitle(title)
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    files.save_figure(fig, path, dpi=100)
     plt.close(fig)

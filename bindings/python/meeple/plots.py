@@ -1,6 +1,8 @@
 """Pictures of tournament results (matplotlib, drawn off-screen)."""
 from __future__ import annotations
 
+from . import files
+
 
 def plot_tournament(result, path) -> None:
     """Ratings with 95% intervals (mu +- 1.96 sigma) beside each bot's score distribution, to a PNG/SVG."""
@@ -27,5 +29,5 @@ def plot_tournament(result, path) -> None:
     right.grid(axis="x", alpha=0.3)
     left.set_yticks(y, names)  # after the boxplot, which sets its own ticks on the shared axis
     fig.tight_layout()
-    fig.savefig(path)
+    files.save_figure(fig, path)
     plt.close(fig)

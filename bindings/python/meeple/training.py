@@ -693,5 +693,5 @@ def plot_generations(rows, path, title="training") -> None:
     b.set(xlabel="generation", ylabel="Elo vs current (95%)", title="match: green = promoted")
     fig.suptitle(title)
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    files.save_figure(fig, path, dpi=100)
     plt.close(fig)
