@@ -129,27 +129,28 @@ def make_folder(path) -> str:
 
 
 def write_atomic(path, text: str, newline: str | None = None) -> None:
-    """Writes `text` to `path` whole: to PATH.tmp-PID, then renamed over `path`. A failure removes the
+    """Writes `text` to `path` whole (replace_whole)."""
+    def write(tmp):
+        with open(tmp, "w", newline=newline) as f:
+            f.write(text)
+
+    replace_whole(path, write)
+
+
+def save_figure(fig, path, **kwargs) -> None:
+    """fig.savefig(path) whole (replace_whole), in the format of path's extension."""
+    path = os.fspath(path)
+    replace_whole(path, lambda tmp: fig.savefig(tmp, format=os.path.splitext(path)[1][1:] or None, **kwargs))
+
+
+def replace_whole(path, write) -> None:
+    """write(tmp) makes PATH.tmp-PID, which is then renamed over `path`: a reader or a stopped run never sees
+    half a file, and a file hard-linked from elsewhere is not written through. A failure removes the
     temporary file and leaves `path` as it was."""
     path = os.fspath(path)
     tmp = f"{path}.tmp-{os.getpid()}"
     try:
-        with open(tmp, "w", newline=newline) as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise
-
-
-def save_figure(fig, path, **kwargs) -> None:
-    """fig.savefig(path) whole, as write_atomic writes text (the format from path's extension), so that a
-    run stopped mid-write, or a file hard-linked from another run, keeps its old picture."""
-    path = os.fspath(path)
-    tmp = f"{path}.tmp-{os.getpid()}"
-    try:
-        fig.savefig(tmp, format=os.path.splitext(path)[1][1:] or None, **kwargs)
+        write(tmp)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
