@@ -123,3 +123,43 @@ def test_train_policy_command(tmp_path):
                  "--hidden", "4", "--quiet"]) == 0
     assert os.path.exists(out / "policy.json") and os.path.exists(out / "report.json")
     assert main(["train-policy", "--out", str(tmp_path / "bad"), "--games", "1", "--bot", "greedy", "--quiet"]) == 2
+
+
+# Games are played and saved a chunk at a time: a run stopped part way keeps its finished chunks, the same
+# call plays only the rest, and the joined data are those of one uninterrupted call.
+def test_policy_data_resumes_after_a_stop_between_chunks(tmp_path, monkeypatch):
+    rules = meeple.Rules(players=2)
+    spec = "mcts:iterations=20"
+    whole = policy.generate(tmp_path / "whole.npz", rules, spec, games=5, seed=30, progress=False, observations=True)
+    real_play, played = policy._play, []
+
+    def stopped_at_game_34(rules, bot, first, count, *args):
+        if first == 34:
+            raise KeyboardInterrupt
+        played.append(first)
+        return real_play(rules, bot, first, count, *args)
+
+    monkeypatch.setattr(policy, "_play", stopped_at_game_34)
+    path = tmp_path / "chunked.npz"
+    with pytest.raises(KeyboardInterrupt):
+        policy.generate(path, rules, spec, games=5, seed=30, progress=False, observations=True, chunk=2)
+    assert played == [30, 32] and not path.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["chunked.npz.games-30-31.npz", "chunked.npz.games-32-33.npz",
+                                                          "whole.npz"]
+    # A chunk of other games in its place is refused, not joined.
+    os.rename(tmp_path / "chunked.npz.games-30-31.npz", tmp_path / "kept.npz")
+    policy.generate(tmp_path / "other.npz", rules, "mcts:iterations=21", games=2, seed=30, progress=False,
+                    observations=True, chunk=2)
+    os.rename(tmp_path / "other.npz", tmp_path / "chunked.npz.games-30-31.npz")
+    with pytest.raises(ValueError, match=r"chunked.npz.games-30-31.npz holds other games"):
+        policy.generate(path, rules, spec, games=5, seed=30, progress=False, observations=True, chunk=2)
+    os.replace(tmp_path / "kept.npz", tmp_path / "chunked.npz.games-30-31.npz")
+    played.clear()
+    monkeypatch.setattr(policy, "_play", lambda *a: played.append(a[2]) or real_play(*a))
+    joined = policy.generate(path, rules, spec, games=5, seed=30, progress=False, observations=True, chunk=2)
+    assert played == [34]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["chunked.npz", "whole.npz"]
+    assert sorted(joined) == sorted(whole)
+    for key in whole:
+        np.testing.assert_array_equal(joined[key], whole[key], err_msg=key)
+    np.testing.assert_array_equal(policy.read_data(path)["plane_value"], whole["plane_value"])

@@ -45,10 +45,15 @@ ACTION_FEATURES = list(_meeple.ACTION_FEATURE_NAMES)
 # --- Data -----------------------------------------------------------------------------------------------
 
 def generate(path, rules, bot: str, games: int, seed: int = 1, workers: int = 1, progress: bool = True,
-             backend: str = "local", address: str | None = None, batch: int = 4, observations: bool = False) -> dict:
+             backend: str = "local", address: str | None = None, batch: int = 4, observations: bool = False,
+             chunk: int = 50) -> dict:
     """Decisions of `games` self-play games (tile seeds seed .. seed + games - 1, every seat `bot`, an mcts
     spec), saved to `path` (.npz) and returned. An existing file of the same games is read instead. With
     `observations`, each decision's observation in the board encoding too (for policy-value networks).
+
+    The games are played `chunk` at a time, each chunk saved beside `path` (PATH.games-FIRST-LAST.npz) until
+    all are joined into `path`: a run stopped by Ctrl-C or a kill loses at most the chunk in progress, and
+    the same call resumes it.
 
     backend "local" plays `workers` games at once in C++ threads; "ray" sends batches of `batch` games as
     Ray tasks to the cluster at `address` (cluster.run_batches). Both give the same data for the same games."""
@@ -57,51 +62,87 @@ def generate(path, rules, bot: str, games: int, seed: int = 1, workers: int = 1,
     seed = integer("seed", seed, 0, MAX_SEED - games)
     workers = integer("workers", workers, 1, MAX_WORKERS)
     batch = integer("batch", batch, 1)
+    chunk = integer("chunk", chunk, 1)
     rules = as_rules(rules)
     _meeple.make_player(bot, 0)  # a bad spec fails before anything is played
-    meta = {"format": DATA_FORMAT, "rules": str(rules), "bot": bot, "games": games, "seed": seed,
-            "action_features": ACTION_FEATURES}
-    if observations:
-        meta["encoding"] = _meeple.ENCODING_VERSION
-    if os.path.exists(path):
-        data = read_data(path)
-        if files.loads(str(data["meta"]), f"{path}: meta") != meta:
-            raise ValueError(f"{path} holds other games ({data['meta']}), not {json.dumps(meta)}; use another path")
+    path = str(path)
+
+    def meta_of(first: int, count: int) -> dict:
+        meta = {"format": DATA_FORMAT, "rules": str(rules), "bot": bot, "games": count, "seed": first,
+                "action_features": ACTION_FEATURES}
+        if observations:
+            meta["encoding"] = _meeple.ENCODING_VERSION
+        return meta
+
+    def read_same(file: str, meta: dict) -> dict:
+        data = read_data(file)
+        if files.loads(str(data["meta"]), f"{file}: meta") != meta:
+            raise ValueError(f"{file} holds other games ({data['meta']}), not {json.dumps(meta)}; use another path")
         return data
+
+    if os.path.exists(path):
+        return read_same(path, meta_of(seed, games))
     files.make_folder(os.path.dirname(path) or ".")
-    specs = [([bot] * rules.players, g) for g in range(seed, seed + games)]
+    chunks = [(first, min(chunk, seed + games - first)) for first in range(seed, seed + games, chunk)]
+    part_path = {first: f"{path}.games-{first}-{first + count - 1}.npz" for first, count in chunks}
     bar = None
     if progress:
         from tqdm import tqdm
 
         bar = tqdm(total=games, unit="game", desc=f"self-play {bot}")
+    parts = []
     try:
-        if backend == "ray":
-            batches = cluster.split(specs, batch)
-            parts = [None] * len(batches)
-
-            def done(i, part):
-                parts[i] = part
+        for first, count in chunks:
+            if os.path.exists(part_path[first]):
+                part = read_same(part_path[first], meta_of(first, count))
                 if bar:
-                    bar.update(len(batches[i]))
-
-            cluster.run_batches(_policy_batch, [(str(rules), b, observations) for b in batches], address, done)
-            data = join_policy_data([(i * max(1, batch), part) for i, part in enumerate(parts)])
-        else:
-            data = _meeple.generate_policy_data(rules, specs, jobs=workers,
-                                                on_finished=(lambda n: bar.update(1)) if bar else None,
-                                                observations=observations)
-            if data.pop("interrupted"):
-                raise KeyboardInterrupt
+                    bar.update(count)
+            else:
+                part = _play(rules, bot, first, count, workers, bar, backend, address, batch, observations)
+                save(part_path[first], part, meta_of(first, count))
+            parts.append((first - seed, part))
     finally:
         if bar:
             bar.close()
-    data["game_id"] = np.arange(seed, seed + games)[data["finished"]]
+    data = join_policy_data(parts) if len(parts) > 1 else dict(parts[0][1])
+    data["game_id"] = np.concatenate([part["game_id"] for _, part in parts])
+    save(path, data, meta_of(seed, games))
+    for file in part_path.values():
+        os.remove(file)
+    return data
+
+
+def _play(rules, bot: str, first: int, count: int, workers: int, bar, backend: str, address, batch: int,
+          observations: bool) -> dict:
+    """The decisions of games first .. first + count - 1 (generate's chunk); KeyboardInterrupt if stopped."""
+    specs = [([bot] * rules.players, g) for g in range(first, first + count)]
+    if backend == "ray":
+        batches = cluster.split(specs, batch)
+        parts = [None] * len(batches)
+
+        def done(i, part):
+            parts[i] = part
+            if bar:
+                bar.update(len(batches[i]))
+
+        cluster.run_batches(_policy_batch, [(str(rules), b, observations) for b in batches], address, done)
+        data = join_policy_data([(i * max(1, batch), part) for i, part in enumerate(parts)])
+    else:
+        data = _meeple.generate_policy_data(rules, specs, jobs=workers,
+                                            on_finished=(lambda n: bar.update(1)) if bar else None,
+                                            observations=observations)
+        if data.pop("interrupted"):
+            raise KeyboardInterrupt
+    data["game_id"] = np.arange(first, first + count)[data["finished"]]
+    return data
+
+
+def save(path: str, data: dict, meta: dict) -> None:
+    """data and its meta to path (.npz), whole or not at all."""
     data["meta"] = np.array(json.dumps(meta))
-    tmp = str(path) + ".partial.npz"
+    tmp = path + ".partial.npz"
     np.savez_compressed(tmp, **data)
     os.replace(tmp, path)
-    return data
 
 
 def read_data(path) -> dict:
