@@ -164,13 +164,14 @@ const Param<MctsSettings> kMctsParams[] = {
      [](MctsSettings& s, const std::string& v) { s.o.reuse_tree = parse_int(v, 0, 1); }},
     {{"max_nodes", "N", "8000000", "beyond this many nodes (1000 to 100000000) leaves are valued but no longer expanded"},
      [](MctsSettings& s, const std::string& v) { s.o.max_nodes = static_cast<size_t>(parse_int(v, 1000, MctsOptions::kMaxNodes)); }},
-    {{"net", "trained|FILE.json", "none", "a policy-value network for the priors and the leaves' values (tree search only); with eval= only the priors, with policy= only the values; trained: the shipped one (2 players, base game)"},
+    {{"net", "trained|FILE.json", "none", "a policy-value network for the priors and the leaves' values (tree search only); with eval= only the priors, with policy= only the values; trained: the shipped one for the game's rules"},
      [](MctsSettings& s, const std::string& v) {
        if (v == "trained") {
-         s.o.network = shipped_network();
+         s.o.network = shipped_networks().front();
+         s.o.shipped_network = true;
          return;
        }
-       if (!v.ends_with(".json")) throw std::invalid_argument("networks are trained (the shipped one) or weight files FILE.json");
+       if (!v.ends_with(".json")) throw std::invalid_argument("networks are trained (the shipped ones) or weight files FILE.json");
        s.o.network = load_network(v);
      }},
     {{"net_value", "W", "0", "with net and eval=: a leaf's value is W times the network's plus 1 - W times the evaluator's"},

@@ -554,8 +554,9 @@ MctsPlayer::MctsPlayer(MctsOptions options)
 }
 
 void MctsPlayer::check_rules(const Rules& rules) const {
-  if (options_.network) options_.network->check_rules(rules);
-  if (!options_.network || options_.evaluator) evaluator_->check_rules(rules);
+  const std::shared_ptr<const PolicyValueNet> network = options_.shipped_network ? shipped_network(rules) : options_.network;
+  if (network) network->check_rules(rules);
+  if (!network || options_.evaluator) evaluator_->check_rules(rules);
   if (options_.policy) options_.policy->check_rules(rules);  // set when priors are used
 }
 
@@ -572,6 +573,16 @@ Action MctsPlayer::choose(const State& state) { return choose(state, Budget{opti
 Action MctsPlayer::choose(const State& state, Budget budget) {
   require_decision(state);
   check_rules(state.rules());
+  if (options_.shipped_network) {
+    // net=trained: the shipped network for this game's rules. A search with another one than the last
+    // starts afresh: the workspaces and the tree were the other network's.
+    if (auto net = shipped_network(state.rules()); net != options_.network) {
+      options_.network = std::move(net);
+      net_scratch_.clear();
+      tree_.reset();
+      observed_.clear();
+    }
+  }
   const auto start = std::chrono::steady_clock::now();
   const int workers = std::max(1, options_.threads);
   const bool forest = options_.determinizations > 0 || (workers > 1 && options_.parallel == MctsOptions::Parallel::kRoot);

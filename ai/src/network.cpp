@@ -19,7 +19,7 @@
 #include "weight_files.h"
 
 namespace meeple {
-extern const char* const kShippedNetwork;  // ai/weights/net-base.json, embedded at build time
+extern const char* const kShippedNetworks;  // ai/weights/net-*.json as one JSON array, embedded at build time
 }  // namespace meeple
 
 namespace meeple {
@@ -57,10 +57,12 @@ struct PatchTerm {
 
 // out[0, kCellBlock) = the sum over the terms of x times weights[offset, offset + kCellBlock): the cell layer's
 // inner loop, most of its time. The build targets no particular CPU (SSE2, four floats at a time), so this
-// one function is also compiled for AVX2 (eight at a time) and the loader picks the version the CPU runs.
-// Each output is summed in the same order with the same operations (no fused multiply-add) in both, so the
-// two give the same bits.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+// one function is also compiled for AVX2 (eight at a time) and the loader picks the version the CPU runs
+// (an ifunc: GCC with glibc). Each output is summed in the same order with the same operations in both (no
+// fused multiply-add: "avx2" does not enable FMA, and ai/CMakeLists.txt compiles this file with
+// -ffp-contract=off), so the two give the same bits.
+static_assert(kCellBlock % 8 == 0);
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__GLIBC__)
 __attribute__((target_clones("avx2", "default")))
 #endif
 void sum_terms(const PatchTerm* terms, int count, int offset, float* out) {
@@ -342,10 +344,28 @@ void PolicyValueNet::base_terms(const State& s, int observer, float* out) const 
   for (int k = 0; k < n; ++k) out[k] = static_cast<float>(margin(points, (observer + k) % n, n) / shape_.reward_scale);
 }
 
-std::shared_ptr<const PolicyValueNet> shipped_network() {
-  static const std::shared_ptr<const PolicyValueNet> net =
-      std::make_shared<const PolicyValueNet>(PolicyValueNet::from_json(kShippedNetwork, "shipped network (ai/weights/net-base.json)"));
-  return net;
+const std::vector<std::shared_ptr<const PolicyValueNet>>& shipped_networks() {
+  static const auto nets = [] {
+    auto read = read_shipped<PolicyValueNet>(kShippedNetworks, "shipped network", [](const std::string& text, const std::string& source) {
+      return std::make_shared<const PolicyValueNet>(PolicyValueNet::from_json(text, source));
+    });
+    // mcts checks its options (net_value=, scale=) with the first before a game picks its own.
+    if (read.empty()) throw std::logic_error("no shipped network was embedded (ai/CMakeLists.txt MEEPLE_NETWORK_FILES)");
+    for (const auto& net : read)
+      if (net->reward_scale() != read.front()->reward_scale()) throw std::logic_error("the shipped networks must share one reward scale");
+    return read;
+  }();
+  return nets;
+}
+
+std::shared_ptr<const PolicyValueNet> shipped_network(const Rules& rules) {
+  std::string shipped;
+  for (const auto& net : shipped_networks()) {
+    if (net->players() == rules.players && rules_mismatch("", net->trained_on(), rules).empty()) return net;
+    shipped += (shipped.empty() ? "" : "; ") + net->trained_on().to_string();
+  }
+  throw std::invalid_argument("no shipped network is for " + rules.to_string() + " (the shipped ones are for " + shipped +
+                              "): train one with python -m meeple train-net and give net=FILE.json");
 }
 
 std::shared_ptr<const PolicyValueNet> load_network(const std::string& path) {

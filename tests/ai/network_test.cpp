@@ -443,7 +443,7 @@ TEST(Network, BotSpecsTakeANetwork) {
   };
   EXPECT_EQ(message("mcts:net=" + path + ",batch=4,threads=2,gumbel=4,widen=2,puct=0"), "accepted");
   EXPECT_EQ(message("mcts:net=trained"), "accepted");
-  EXPECT_EQ(message("mcts:net=x.txt"), "bot mcts: bad value 'x.txt' for net: networks are trained (the shipped one) or weight files FILE.json");
+  EXPECT_EQ(message("mcts:net=x.txt"), "bot mcts: bad value 'x.txt' for net: networks are trained (the shipped ones) or weight files FILE.json");
   EXPECT_NE(message("mcts:net=/nonexistent.json").find("cannot read network weights '/nonexistent.json'"), std::string::npos);
   EXPECT_EQ(message("mcts:batch=0"), "bot mcts: bad value '0' for batch: must be 1 to 256");
   const std::string refused = "mcts: a network (net=) cannot be combined with ";
@@ -895,23 +895,42 @@ TEST(Network, TwoThreadsKeepTheTreeConsistent) {
 }
 
 }  // namespace
-// The shipped network (mcts:net=trained) reads, plays a 2-player base game, and is refused, before the
-// first move, by games of other rules.
-TEST(Network, TheShippedNetworkPlaysItsRulesOnly) {
-  const auto net = shipped_network();
-  ASSERT_NE(net, nullptr);
-  EXPECT_EQ(net, shipped_network()) << "read once";
-  EXPECT_EQ(net->players(), 2);
-  EXPECT_EQ(net->shape().value_base, "trained");  // it corrects the shipped evaluator (docs/networks.md)
-  net->check_rules(rules_with(2));
-  EXPECT_THROW(net->check_rules(rules_with(3)), std::invalid_argument);
-  EXPECT_THROW(net->check_rules(rules_with(2, kRiver2)), std::invalid_argument);
+// The shipped networks (mcts:net=trained) read, each plays a game of its own rules, and games of rules no
+// shipped network is for are refused before the first move.
+TEST(Network, EachShippedNetworkPlaysItsRulesOnly) {
+  const auto& nets = shipped_networks();
+  ASSERT_FALSE(nets.empty());
+  EXPECT_EQ(&nets, &shipped_networks()) << "read once";
+  const auto base = shipped_network(rules_with(2));
+  EXPECT_EQ(base->players(), 2);
+  EXPECT_EQ(base->trained_on().expansions, 0);
+  for (const auto& net : nets) {
+    SCOPED_TRACE(net->name());
+    EXPECT_EQ(net->shape().value_base, "trained");  // each corrects the shipped evaluator (docs/networks.md)
+    const Rules& rules = net->trained_on();
+    EXPECT_EQ(shipped_network(rules), net);
+    // One bot plays its first decision of each shipped net's game, then a 2-player base game again.
+    auto bot = make_player("mcts:net=trained,iterations=64", 3);
+    for (const Rules& game : {rules, rules_with(2)}) {
+      bot->check_rules(game);
+      const State s = testing::random_position(game, 5, 12);
+      ASSERT_FALSE(s.is_chance() || s.is_terminal());
+      EXPECT_TRUE(s.is_legal(bot->choose(s)));
+    }
+  }
+  EXPECT_THROW(base->check_rules(rules_with(3)), std::invalid_argument);
   auto bot = make_player("mcts:net=trained,iterations=64", 3);
-  bot->check_rules(rules_with(2));
-  const State s = testing::random_position(rules_with(2), 5, 12);
-  ASSERT_FALSE(s.is_chance() || s.is_terminal());
-  EXPECT_TRUE(s.is_legal(bot->choose(s)));
-  EXPECT_THROW(bot->check_rules(rules_with(2, kCount)), std::invalid_argument);
+  for (const Rules& other : {rules_with(2, kCount), rules_with(4), rules_with(3, kRiver2)}) {
+    EXPECT_THROW(bot->check_rules(other), std::invalid_argument);
+    const State s = testing::random_position(other, 5, 12);
+    try {
+      bot->choose(s);
+      ADD_FAILURE() << "no shipped network is for " << other.to_string();
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("no shipped network is for " + other.to_string()), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("train-net"), std::string::npos) << e.what();
+    }
+  }
 }
 
 }  // namespace meeple

@@ -149,5 +149,5 @@ def test_a_search_plays_with_a_network(tmp_path):
     # The shipped network plays the 2-player base game and refuses others before the first move.
     results = meeple.play_games(rules, [(["mcts:net=trained,iterations=20", "greedy"], 1)])
     assert len(results[0][0]) == 2
-    with pytest.raises(ValueError, match="network 'net-base' is for 2 players, not 3"):
-        meeple.play_games(meeple.Rules(players=3), [(["mcts:net=trained,iterations=20", "greedy", "greedy"], 1)])
+    with pytest.raises(ValueError, match="no shipped network is for players=4"):
+        meeple.play_games(meeple.Rules(players=4), [(["mcts:net=trained,iterations=20"] + ["greedy"] * 3, 1)])

@@ -154,6 +154,7 @@ def test_policy_data_resumes_after_a_stop_between_chunks(tmp_path, monkeypatch):
     with pytest.raises(ValueError, match=r"chunked.npz.games-30-31.npz holds other games"):
         policy.generate(path, rules, spec, games=5, seed=30, progress=False, observations=True, chunk=2)
     os.replace(tmp_path / "kept.npz", tmp_path / "chunked.npz.games-30-31.npz")
+    (tmp_path / "chunked.npz.games-30-32.npz").write_bytes(b"a chunk of another size, never read")
     played.clear()
     monkeypatch.setattr(policy, "_play", lambda *a: played.append(a[2]) or real_play(*a))
     joined = policy.generate(path, rules, spec, games=5, seed=30, progress=False, observations=True, chunk=2)
@@ -163,3 +164,6 @@ def test_policy_data_resumes_after_a_stop_between_chunks(tmp_path, monkeypatch):
     for key in whole:
         np.testing.assert_array_equal(joined[key], whole[key], err_msg=key)
     np.testing.assert_array_equal(policy.read_data(path)["plane_value"], whole["plane_value"])
+    # An array join_policy_data has no rule for is refused, not dropped from the joined data.
+    with pytest.raises(ValueError, match=r"no rule to join \['new_array'\]"):
+        policy.join_policy_data([(0, dict(whole, new_array=np.zeros(3)))])

@@ -24,6 +24,7 @@ weights'.
 """
 from __future__ import annotations
 
+import glob
 import json
 import os
 from dataclasses import dataclass
@@ -46,14 +47,15 @@ ACTION_FEATURES = list(_meeple.ACTION_FEATURE_NAMES)
 
 def generate(path, rules, bot: str, games: int, seed: int = 1, workers: int = 1, progress: bool = True,
              backend: str = "local", address: str | None = None, batch: int = 4, observations: bool = False,
-             chunk: int = 50) -> dict:
+             chunk: int | None = None) -> dict:
     """Decisions of `games` self-play games (tile seeds seed .. seed + games - 1, every seat `bot`, an mcts
     spec), saved to `path` (.npz) and returned. An existing file of the same games is read instead. With
     `observations`, each decision's observation in the board encoding too (for policy-value networks).
 
-    The games are played `chunk` at a time, each chunk saved beside `path` (PATH.games-FIRST-LAST.npz) until
-    all are joined into `path`: a run stopped by Ctrl-C or a kill loses at most the chunk in progress, and
-    the same call resumes it.
+    The games are played `chunk` at a time (default: 50, or 4 per worker locally and 50 Ray tasks' worth
+    with Ray, when that is more, so that a chunk keeps every worker busy), each chunk saved beside `path`
+    (PATH.games-FIRST-LAST.npz) until all are joined into `path`: a run stopped by Ctrl-C or a kill loses at
+    most the chunk in progress, and the same call (the same chunk) resumes it.
 
     backend "local" plays `workers` games at once in C++ threads; "ray" sends batches of `batch` games as
     Ray tasks to the cluster at `address` (cluster.run_batches). Both give the same data for the same games."""
@@ -62,6 +64,8 @@ def generate(path, rules, bot: str, games: int, seed: int = 1, workers: int = 1,
     seed = integer("seed", seed, 0, MAX_SEED - games)
     workers = integer("workers", workers, 1, MAX_WORKERS)
     batch = integer("batch", batch, 1)
+    if chunk is None:
+        chunk = max(50, 50 * batch if backend == "ray" else 4 * workers)
     chunk = integer("chunk", chunk, 1)
     rules = as_rules(rules)
     _meeple.make_player(bot, 0)  # a bad spec fails before anything is played
@@ -77,7 +81,8 @@ def generate(path, rules, bot: str, games: int, seed: int = 1, workers: int = 1,
     def read_same(file: str, meta: dict) -> dict:
         data = read_data(file)
         if files.loads(str(data["meta"]), f"{file}: meta") != meta:
-            raise ValueError(f"{file} holds other games ({data['meta']}), not {json.dumps(meta)}; use another path")
+            raise ValueError(f"{file} holds other games ({data['meta']}), not {json.dumps(meta)}; delete it or use "
+                             "another path")
         return data
 
     if os.path.exists(path):
@@ -107,7 +112,7 @@ def generate(path, rules, bot: str, games: int, seed: int = 1, workers: int = 1,
     data = join_policy_data(parts) if len(parts) > 1 else dict(parts[0][1])
     data["game_id"] = np.concatenate([part["game_id"] for _, part in parts])
     save(path, data, meta_of(seed, games))
-    for file in part_path.values():
+    for file in glob.glob(glob.escape(path) + ".games-*"):  # also those of an earlier chunk size or a stop
         os.remove(file)
     return data
 
@@ -168,11 +173,22 @@ def _policy_batch(rules_text: str, games: list, observations: bool = False) -> d
     return data
 
 
+# How join_policy_data joins each array of generate_policy_data: offsets into other arrays renumbered, game
+# indices shifted, rows concatenated.
+OFFSET_ARRAYS = {"first_action": ("visits", np.int32), "first_entry": ("plane_value", np.int64)}
+GAME_ARRAYS = ("game", "finished")
+CONCATENATED_ARRAYS = ("to_move", "in_hand", "features", "leaf_points", "action_features", "action_id", "visits",
+                       "action_value", "final_scores", "plane_index", "plane_value", "flat")
+
+
 def join_policy_data(parts: list[tuple[int, dict]]) -> dict:
     """One data set from the data of consecutive batches of games, each given with the index of its first
     game: game indices and action rows renumbered, as if generated in one call."""
+    for _, part in parts:  # an array the C++ side adds must get its rule here, not be dropped
+        if unknown := set(part) - {*OFFSET_ARRAYS, *GAME_ARRAYS, *CONCATENATED_ARRAYS, "meta", "game_id"}:
+            raise ValueError(f"join_policy_data: no rule to join {sorted(unknown)}")
     out = {}
-    for first, rows_of, dtype in (("first_action", "visits", np.int32), ("first_entry", "plane_value", np.int64)):
+    for first, (rows_of, dtype) in OFFSET_ARRAYS.items():
         if first not in parts[0][1]:
             continue
         rows, firsts = 0, []
@@ -180,10 +196,9 @@ def join_policy_data(parts: list[tuple[int, dict]]) -> dict:
             firsts.append(part[first][:-1] + rows)
             rows += len(part[rows_of])
         out[first] = np.concatenate(firsts + [np.array([rows])]).astype(dtype)
-    for key in ("game", "finished"):
+    for key in GAME_ARRAYS:
         out[key] = np.concatenate([part[key] + start for start, part in parts]).astype(np.int32)
-    for key in ("to_move", "in_hand", "features", "leaf_points", "action_features", "action_id", "visits", "action_value", "final_scores",
-                "plane_index", "plane_value", "flat"):
+    for key in CONCATENATED_ARRAYS:
         if all(key in part for _, part in parts):  # action_value, leaf_points: not in files written before they were kept
             out[key] = np.concatenate([part[key] for _, part in parts])
     return out

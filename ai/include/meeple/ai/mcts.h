@@ -93,6 +93,10 @@ struct MctsOptions {
   // (its values are tanh(margin / its scale)). Tree search only (no worlds, parallel=root, other leaf
   // kinds or reward=win).
   std::shared_ptr<const PolicyValueNet> network;
+  // net=trained: each game is searched with the shipped network for its rules (shipped_network(rules)),
+  // which replaces `network` at the game's first decision; `network` (a shipped one) is what the options
+  // are checked with before that.
+  bool shipped_network = false;
   // With a network and eval=: a leaf's value is this share of the network's value plus the rest of the
   // evaluator's (0: the evaluator's alone); both must be on one reward scale.
   double net_value_weight = 0;

@@ -138,9 +138,12 @@ class PolicyValueNet {
 // (std::invalid_argument) name the file and what is wrong.
 std::shared_ptr<const PolicyValueNet> load_network(const std::string& path);
 
-// The shipped network (ai/weights/net-base.json, embedded at build time; 2 players, the base game), read
-// once: what mcts:net=trained plays with. Other rules refuse it (check_rules) until a net for them ships.
-std::shared_ptr<const PolicyValueNet> shipped_network();
+// The shipped networks (ai/weights/net-*.json, embedded at build time), read once: what mcts:net=trained
+// plays with, each game with the one trained on its rules.
+const std::vector<std::shared_ptr<const PolicyValueNet>>& shipped_networks();
+// The shipped network for exactly these rules (players, expansions and options); std::invalid_argument
+// naming the rules the shipped ones are for when none is.
+std::shared_ptr<const PolicyValueNet> shipped_network(const Rules& rules);
 
 // A network of this shape for these rules with random weights (uniform, scaled by each layer's inputs), as
 // a weight file's text: for tests and benchmarks.

@@ -1,0 +1,12 @@
+# The 3-player net with all five expansions of docs/networks.md "Three players, every expansion", run from the
+# repository root with the package in .venv (bash scripts/python.sh) and its meeple command line.
+RULES="players=3 expansions=river2,count,king_robber,cult_places,abbey_mayor"
+
+# 500 teacher games (mcts, 1,000 simulations; seeds 910000-910499), distilled with a value base, 5 epochs,
+# value targets half the search's root value. The first 150 games were played by an earlier script in
+# chunks of 50 with the same data and names (data-000.npz.games-FIRST-LAST.npz), which this command read.
+python -m meeple train-net --out runs/p3/run --rules "$RULES" --generations 0 --teacher-games 500 --seed 910000 \
+  --epochs 5 --value-base trained --search-value 0.5 --jobs 2
+
+# Shipped (the name inside the file set to net-all-3p), for mcts:net=trained in games of these rules:
+sed 's/"name":"gen-0"/"name":"net-all-3p"/' runs/p3/run/net-000.json > ai/weights/net-all-3p.json
