@@ -146,8 +146,12 @@ def test_a_search_plays_with_a_network(tmp_path):
     path.write_text(meeple.random_network_json(rules, seed=2, channels=4, flat_hidden=8, global_hidden=8))
     results = meeple.play_games(rules, [([f"mcts:net={path},iterations=20,batch=4", "greedy"], 1)])
     assert len(results) == 1 and len(results[0][0]) == 2
-    # The shipped network plays the 2-player base game and refuses others before the first move.
+    # The shipped networks play the 2-player base game and the 3-player game with every expansion, and
+    # games of other rules are refused before the first move.
     results = meeple.play_games(rules, [(["mcts:net=trained,iterations=20", "greedy"], 1)])
     assert len(results[0][0]) == 2
+    every = meeple.Rules.parse("players=3 expansions=river2,count,king_robber,cult_places,abbey_mayor")
+    results = meeple.play_games(every, [(["mcts:net=trained,iterations=10", "greedy", "greedy"], 2)])
+    assert len(results[0][0]) == 3 and max(results[0][0]) > 0
     with pytest.raises(ValueError, match="no shipped network is for players=4"):
         meeple.play_games(meeple.Rules(players=4), [(["mcts:net=trained,iterations=20"] + ["greedy"] * 3, 1)])

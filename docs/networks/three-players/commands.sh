@@ -10,3 +10,8 @@ python -m meeple train-net --out runs/p3/run --rules "$RULES" --generations 0 --
 
 # Shipped (the name inside the file set to net-all-3p), for mcts:net=trained in games of these rules:
 sed 's/"name":"gen-0"/"name":"net-all-3p"/' runs/p3/run/net-000.json > ai/weights/net-all-3p.json
+
+# The table of issue 29's goal: the net-guided search, today's default (both at 1,000 simulations) and
+# heuristic, seats rotated over paired tile orders, seeds never used before:
+meeple match --bots mcts:iterations=1000,net=trained mcts:iterations=1000 heuristic --rules "$RULES" --games 300 \
+  --seed 870000 --jobs 2 > docs/networks/three-players/table-870000.txt
