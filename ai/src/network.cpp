@@ -56,7 +56,7 @@ struct PatchTerm {
 };
 
 // out[0, kCellBlock) = the sum over the terms of x times weights[offset, offset + kCellBlock): the cell layer's
-// inner loop, most of its time. The build targets no particular CPU (SSE2, four floats at a time), so this
+// inner loop, a third of its time. The build targets no particular CPU (SSE2, four floats at a time), so this
 // one function is also compiled for AVX2 (eight at a time) and the loader picks the version the CPU runs
 // (an ifunc: GCC with glibc). Each output is summed in the same order with the same operations in both (no
 // fused multiply-add: "avx2" does not enable FMA, and ai/CMakeLists.txt compiles this file with

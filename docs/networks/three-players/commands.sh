@@ -12,6 +12,16 @@ python -m meeple train-net --out runs/p3/run --rules "$RULES" --generations 0 --
 sed 's/"name":"gen-0"/"name":"net-all-3p"/' runs/p3/run/net-000.json > ai/weights/net-all-3p.json
 
 # The table of issue 29's goal: the net-guided search, today's default (both at 1,000 simulations) and
-# heuristic, seats rotated over paired tile orders, seeds never used before:
+# heuristic, seats rotated over paired tile orders, seeds never used before (the first set was played before
+# the net was shipped, with net=runs/p3/run/best.json, the same weights):
 meeple match --bots mcts:iterations=1000,net=trained mcts:iterations=1000 heuristic --rules "$RULES" --games 300 \
   --seed 870000 --jobs 2 > docs/networks/three-players/table-870000.txt
+meeple match --bots mcts:iterations=1000,net=trained mcts:iterations=1000 heuristic --rules "$RULES" --games 300 \
+  --seed 880000 --jobs 2 > docs/networks/three-players/table-880000.txt
+
+# At about equal time: the net at half the simulations (its speed is 0.5-0.6 of the default's in these games):
+meeple match --bots mcts:iterations=500,net=trained mcts:iterations=1000 heuristic --rules "$RULES" --games 300 \
+  --seed 890000 --jobs 2 > docs/networks/three-players/half-890000.txt
+
+# Speed, simulations/s on one thread (3,000 a search, six positions at tiles 10 and 40 of random games):
+python docs/networks/value-base/speed.py "--rules=$RULES" "mcts:iterations=3000,reuse=0" "mcts:iterations=3000,reuse=0,net=trained"

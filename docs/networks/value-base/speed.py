@@ -1,8 +1,11 @@
 """Simulations per second of mcts bot specs (argv) on one thread: six positions each at tiles 10 and 40 of
-random 2-player base games, 3,000 simulations a search (give iterations=3000,reuse=0 in the spec)."""
+random 2-player base games (or of the rules given first as --rules=TEXT), 3,000 simulations a search (give
+iterations=3000,reuse=0 in the spec)."""
 import time, random, sys
 import meeple
 rules = meeple.Rules(players=2)
+if sys.argv[1].startswith("--rules="):
+    rules = meeple.Rules.parse(sys.argv.pop(1)[len("--rules="):])
 def positions(seed, tiles):
     s, d, r = meeple.State(rules), meeple.Dealer(seed), random.Random(seed)
     placed = 0
