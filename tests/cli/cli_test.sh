@@ -71,7 +71,7 @@ check "players narrowed" 2 "players must be 2 to 6, got '258'" -- "$meeple" perf
 check "negative seed" 2 "seed" -- "$meeple" selfplay --games 1 --seed -1
 check "too many worlds" 2 "bad value '4096' for worlds: must be 0 to 64" -- "$meeple" match --bots mcts:worlds=4096 greedy --games 2
 check "node cap beyond memory" 2 "for max_nodes: must be 1000 to 100000000" -- "$meeple" match --bots mcts:max_nodes=2000000000 greedy --games 2
-check "the shipped network is for 2 players, base game" 2 "network 'net-base' was fitted to the base game \(default options\), not to this game: 'expansions=river2'" -- "$meeple" match --bots mcts:net=trained,iterations=10 greedy --games 2 --expansions river2
+check "no shipped network is for these rules" 2 "no shipped network is for players=2 expansions=river2 \(the shipped ones are for players=2; players=3 expansions=river2,count,king_robber,cult_places,abbey_mayor\)" -- "$meeple" match --bots mcts:net=trained,iterations=10 greedy --games 2 --expansions river2
 printf '{"format": "meeple-net/1", "encoding": 1, "rules": "players=2", "players": 2' >"$tmp/net.json"
 check "truncated network file" 2 "net.json: not JSON .a truncated file" -- "$meeple" match --bots mcts:net="$tmp/net.json" greedy --games 2
 # Self-play streams: 20,000 games in far less memory than their final states would take (12 KB each).

@@ -22,3 +22,7 @@ for seed in 820000 830000; do
 done
 # Shipped as the trained net (the name inside the file set to net-base):
 sed 's/"name":"gen-2"/"name":"net-base"/' runs/loop-vb/net-002.json > ai/weights/net-base.json
+
+# At the goal's budget, 4,000 simulations each, 200 paired games on seeds never used before:
+meeple match --bots mcts:iterations=4000 mcts:iterations=4000,net=trained --games 200 --seed 850000 --jobs 2 \
+  > docs/networks/loop-vb/gen2-vs-default-4000-850000.txt
