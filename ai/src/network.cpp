@@ -60,9 +60,10 @@ struct PatchTerm {
 // one function is also compiled for AVX2 (eight at a time) and the loader picks the version the CPU runs
 // (an ifunc: GCC with glibc). Each output is summed in the same order with the same operations in both (no
 // fused multiply-add: "avx2" does not enable FMA, and ai/CMakeLists.txt compiles this file with
-// -ffp-contract=off), so the two give the same bits.
+// -ffp-contract=off), so the two give the same bits. Not under ThreadSanitizer, whose runtime is not yet
+// set up when the loader runs the ifunc's resolver (the test binary crashed before main).
 static_assert(kCellBlock % 8 == 0);
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__GLIBC__)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__GLIBC__) && !defined(__SANITIZE_THREAD__)
 __attribute__((target_clones("avx2", "default")))
 #endif
 void sum_terms(const PatchTerm* terms, int count, int offset, float* out) {
