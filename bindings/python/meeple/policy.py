@@ -109,7 +109,7 @@ def generate(path, rules, bot: str, games: int, seed: int = 1, workers: int = 1,
     finally:
         if bar:
             bar.close()
-    data = join_policy_data(parts) if len(parts) > 1 else dict(parts[0][1])
+    data = join_policy_data(parts)
     data["game_id"] = np.concatenate([part["game_id"] for _, part in parts])
     save(path, data, meta_of(seed, games))
     for file in glob.glob(glob.escape(path) + ".games-*"):  # also those of an earlier chunk size or a stop
